@@ -1,0 +1,38 @@
+"""Shared helpers for the benchmarks: timing and growth exponents."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+
+
+def best_time(function: Callable[[], object], *, repeat: int = 5, min_time: float = 0.05) -> float:
+    """The best time of *repeat* runs, each run repeated until it lasts *min_time*."""
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            function()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            break
+        number *= 2
+    best = elapsed / number
+    for _ in range(repeat - 1):
+        start = time.perf_counter()
+        for _ in range(number):
+            function()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def growth_exponent(sizes: Sequence[int], times: Sequence[float]) -> float:
+    """The least-squares slope of log(time) against log(size): 1.0 is linear."""
+    xs = [math.log(size) for size in sizes]
+    ys = [math.log(max(t, 1e-9)) for t in times]
+    mean_x = sum(xs) / len(xs)
+    mean_y = sum(ys) / len(ys)
+    num = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
+    den = sum((x - mean_x) ** 2 for x in xs)
+    return num / den

@@ -1,0 +1,180 @@
+"""HTML Standard 13.2.3.2: the prescan, "get an XML encoding", and the late <meta> in head.
+
+The html5lib-tests and html5prescan cases run through :func:`scrapy_charset.sniff` with no
+Content-Type; those suites assume a browser whose default is windows-1252.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_charset import lookup, sniff
+from scrapy_charset.sniff.prescan import extract_meta_charset, get_xml_encoding, prescan
+from tests.spec import SPEC_DIR, needs_spec, read_dat
+
+
+def _cases(*paths: Path) -> list[Any]:
+    params = []
+    for path in paths:
+        for index, (data, expected) in enumerate(read_dat(path), 1):
+            params.append(pytest.param(data, expected, id=f"{path.stem}-{index}"))
+    return params
+
+
+HTML5LIB = _cases(
+    *(
+        SPEC_DIR / "html5lib-tests-encoding" / name
+        for name in ("tests1.dat", "tests2.dat", "test-yahoo-jp.dat")
+    )
+)
+PRESCAN3 = _cases(SPEC_DIR / "html5prescan" / "prescan3.dat")
+
+
+@needs_spec
+def test_suite_sizes() -> None:
+    assert len(HTML5LIB) == 82
+    assert len(PRESCAN3) == 26
+
+
+@needs_spec
+@pytest.mark.parametrize(("data", "expected"), HTML5LIB)
+def test_html5lib_encoding(data: bytes, expected: str) -> None:
+    decision = sniff(data)
+    wanted = lookup(expected)
+    if decision.source == "utf-8" and data.isascii() and wanted == "windows-1252":
+        # Nothing declared and plain ASCII: UTF-8 (our valid-UTF-8 rule) reads the same
+        # text as the suite's windows-1252 default.
+        return
+    assert decision.encoding == wanted
+
+
+@needs_spec
+@pytest.mark.parametrize(("data", "expected"), PRESCAN3)
+def test_html5prescan(data: bytes, expected: str) -> None:
+    result = prescan(data)
+    if expected == "None":
+        assert result.encoding is None
+    else:
+        assert result.encoding == lookup(expected)
+
+
+# (document, encoding or None, label as written or None)
+PRESCAN_CASES = [
+    pytest.param(b'<meta charset="koi8-r">', "KOI8-R", "koi8-r", id="charset-double-quoted"),
+    pytest.param(b"<META CHARSET=KOI8-R>", "KOI8-R", "koi8-r", id="uppercase"),
+    pytest.param(b"<meta/charset=koi8-r>", "KOI8-R", "koi8-r", id="slash-separator"),
+    pytest.param(
+        b'<meta http-equiv="Content-Type" content="text/html; charset=big5">',
+        "Big5",
+        "big5",
+        id="http-equiv-pragma",
+    ),
+    pytest.param(
+        b'<meta content="text/html; charset=big5" http-equiv="content-type">',
+        "Big5",
+        "big5",
+        id="pragma-after-content",
+    ),
+    pytest.param(b'<meta content="text/html; charset=big5">', None, None, id="need-pragma"),
+    pytest.param(
+        b'<meta http-equiv="refresh" content="text/html; charset=big5">',
+        None,
+        None,
+        id="wrong-pragma",
+    ),
+    pytest.param(
+        b'<meta charset="big5" charset="koi8-r">', "Big5", "big5", id="duplicate-attribute"
+    ),
+    pytest.param(b'<meta charset="utf-16">', "UTF-8", "utf-16", id="utf16-means-utf8"),
+    pytest.param(b'<meta charset="utf-16be">', "UTF-8", "utf-16be", id="utf16be-means-utf8"),
+    pytest.param(
+        b'<meta charset="x-user-defined">',
+        "windows-1252",
+        "x-user-defined",
+        id="x-user-defined-means-1252",
+    ),
+    pytest.param(
+        b'<meta charset="bogus"><meta charset="koi8-r">',
+        "KOI8-R",
+        "koi8-r",
+        id="unknown-label-does-not-stop",
+    ),
+    pytest.param(b"<!-- <meta charset=koi8-r> -->", None, None, id="in-comment"),
+    pytest.param(b'<div title="<meta charset=koi8-r>">', None, None, id="in-attribute"),
+    pytest.param(b"<!doctype html><meta charset=koi8-r>", "KOI8-R", "koi8-r", id="after-doctype"),
+    pytest.param(b"<?php ?><meta charset=koi8-r>", "KOI8-R", "koi8-r", id="after-pi"),
+    pytest.param(b"</x foo='>'><meta charset=koi8-r>", "KOI8-R", "koi8-r", id="after-end-tag"),
+    pytest.param(b"<meta charset=iso-2022-kr>", "replacement", "iso-2022-kr", id="replacement"),
+    pytest.param(
+        b'<?xml version="1.0" encoding="windows-1251"?><a/>',
+        "windows-1251",
+        "windows-1251",
+        id="xml-declaration",
+    ),
+    pytest.param(
+        b"<?xml version='1.0' encoding='utf-16'?><a/>", "UTF-8", "utf-16", id="xml-utf16-utf8"
+    ),
+    pytest.param(b" <?xml encoding='koi8-r'?>", None, None, id="xml-not-at-start"),
+    pytest.param(b"<\x00?\x00x\x00m\x00l\x00", "UTF-16LE", None, id="xml-utf16le-bytes"),
+    pytest.param(b"\x00<\x00?\x00x\x00m\x00l", "UTF-16BE", None, id="xml-utf16be-bytes"),
+]
+
+
+@pytest.mark.parametrize(("data", "encoding", "label"), PRESCAN_CASES)
+def test_prescan_cases(data: bytes, encoding: str | None, label: str | None) -> None:
+    result = prescan(data)
+    assert result.encoding == encoding
+    assert result.label == label
+
+
+def _head(filler: bytes, meta: bytes = b'<meta charset="koi8-r">', tail: bytes = b"") -> bytes:
+    return b"<html><head>" + filler + meta + tail
+
+
+LATE = [
+    pytest.param(_head(b"<!--" + b"x" * 3000 + b"-->"), "KOI8-R", id="after-long-comment"),
+    pytest.param(
+        _head(b"<script>var a = '<p>" + b"x" * 3000 + b"';</script>"),
+        "KOI8-R",
+        id="after-long-script",
+    ),
+    pytest.param(
+        _head(b"<style>" + b"p{}" * 1000 + b"</style><title>t</title>"),
+        "KOI8-R",
+        id="after-style-and-title",
+    ),
+    pytest.param(_head(b"<link rel=x>" * 300), "KOI8-R", id="after-many-links"),
+    pytest.param(_head(b"</head><body>" + b"x" * 2000), None, id="after-head-end"),
+    pytest.param(_head(b"<p>" + b"x" * 2000), None, id="after-body-content"),
+    pytest.param(_head(b"text " * 400), None, id="after-text"),
+    pytest.param(_head(b" " * 70000), None, id="past-head-limit"),
+]
+
+
+@pytest.mark.parametrize(("data", "encoding"), LATE)
+def test_late_meta_in_head(data: bytes, encoding: str | None) -> None:
+    assert len(data) > 1024
+    assert prescan(data).encoding == encoding
+
+
+@pytest.mark.parametrize(
+    ("content", "label"),
+    [
+        ("text/html; charset=utf-8", "utf-8"),
+        ("text/html;CHARSET = 'koi8-r'", "koi8-r"),
+        ('charset="big5', None),  # unmatched quote
+        ("charset", None),
+        ("charsetcharset=gbk", "gbk"),
+        ("text/html; charset= euc-jp; foo", "euc-jp"),
+        ("", None),
+    ],
+)
+def test_extract_meta_charset(content: str, label: str | None) -> None:
+    assert extract_meta_charset(content) == label
+
+
+def test_get_xml_encoding_stops_at_declaration_end() -> None:
+    assert get_xml_encoding(b'<?xml version="1.0"?><a encoding="koi8-r"/>') is None
