@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["Detected", "Detector"]
+__all__ = ["DEFAULT_WINDOW", "Detected", "Detector", "get_detector"]
 
 
 @dataclass(frozen=True)
@@ -25,3 +25,18 @@ class Detected:
 
 class Detector(Protocol):
     def __call__(self, body: bytes, url: str | None) -> Detected | None: ...
+
+
+#: Bytes of text detection reads at most (starting where the non-ASCII text starts).
+DEFAULT_WINDOW = 64 * 1024
+
+
+def get_detector(
+    name: str = "default", *, window: int = DEFAULT_WINDOW, use_tld: bool = True
+) -> Detector | None:
+    """The detector called *name* (``"default"`` for the recommended one), or None for none.
+
+    Provisional: no backend is wired in yet, so every name gives None and undeclared
+    non-UTF-8 bodies fall to the default encoding.
+    """
+    return None

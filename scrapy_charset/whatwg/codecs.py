@@ -7,10 +7,18 @@ Provisional: until the WHATWG decoders land this leans on the closest Python cod
 
 from __future__ import annotations
 
-from scrapy_charset.sniff.bom import bom_sniff
-from scrapy_charset.whatwg.labels import get_encoding
+import codecs
+from typing import TYPE_CHECKING
 
-__all__ = ["decode"]
+from scrapy_charset.sniff.bom import bom_sniff
+from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+__all__ = ["codec_name", "decode", "register"]
+
+_PREFIX = "whatwg-"
 
 _PYTHON_CODECS = {
     "UTF-8": "utf-8",
@@ -54,6 +62,49 @@ _PYTHON_CODECS = {
 }
 
 
+def codec_name(encoding: str) -> str:
+    """The name of the Python codec registered for a WHATWG encoding name."""
+    return _PREFIX + encoding.lower()
+
+
+def _decode_without_bom(body: bytes, name: str) -> str:
+    if name == "replacement":
+        return "\ufffd" if body else ""
+    if name == "x-user-defined":
+        return "".join(chr(b) if b < 0x80 else chr(0xF780 + b - 0x80) for b in body)
+    return body.decode(_PYTHON_CODECS[name], "replace")
+
+
+_BY_CODEC = {codec_name(name).replace("-", "_"): name for name in ENCODING_NAMES}
+
+
+def _search(normalized: str) -> codecs.CodecInfo | None:
+    name = _BY_CODEC.get(normalized.replace("-", "_").replace(" ", "_"))
+    if name is None:
+        return None
+    fallback = _PYTHON_CODECS.get(name, "utf-8")
+
+    def decode(data: Buffer, errors: str = "strict", /) -> tuple[str, int]:
+        data = bytes(data)
+        return _decode_without_bom(data, name), len(data)
+
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return codecs.encode(text, fallback, errors), len(text)
+
+    return codecs.CodecInfo(encode, decode, name=codec_name(name))
+
+
+_registered = False
+
+
+def register() -> None:
+    """Register the ``whatwg-*`` codecs with Python's codec registry (idempotent)."""
+    global _registered
+    if not _registered:
+        codecs.register(_search)
+        _registered = True
+
+
 def decode(body: bytes, encoding: str) -> str:
     """Decode *body* as a browser does: a BOM wins, then *encoding* (a label or a name).
 
@@ -67,8 +118,7 @@ def decode(body: bytes, encoding: str) -> str:
     if found is not None:
         name, size = found
         body = body[size:]
-    if name == "replacement":
-        return "\ufffd" if body else ""
-    if name == "x-user-defined":
-        return "".join(chr(b) if b < 0x80 else chr(0xF780 + b - 0x80) for b in body)
-    return body.decode(_PYTHON_CODECS[name], "replace")
+    return _decode_without_bom(body, name)
+
+
+register()
