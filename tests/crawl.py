@@ -1,0 +1,131 @@
+"""Run a real Scrapy crawl in a subprocess and collect what it saw, for crawl tests.
+
+A crawl runs in its own process (a Twisted reactor cannot be restarted in one process).
+The spider fetches the given URLs; for each response it records the class, ``.text``,
+``.encoding`` and ``meta["charset"]``, and yields the callback's items; the result carries
+the items, the final stats and the log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+
+_SCRIPT = r"""
+import json, sys
+import scrapy
+from scrapy.crawler import CrawlerProcess
+
+config = json.load(open(sys.argv[1]))
+out_path = sys.argv[2]
+responses, items = [], []
+
+class Probe(scrapy.Spider):
+    name = "probe"
+    custom_settings = config.get("spider_settings", {})
+
+    async def start(self):
+        for url in config["urls"]:
+            yield scrapy.Request(url, meta=config.get("meta", {}).get(url, {}),
+                                 dont_filter=True, errback=self.failed)
+
+    def parse(self, response):
+        record = {
+            "url": response.url,
+            "class": type(response).__name__,
+            "status": response.status,
+            "meta_charset": response.meta.get("charset"),
+            "body_len": len(response.body),
+        }
+        if isinstance(response, scrapy.http.TextResponse):
+            record["text"] = response.text
+            record["encoding"] = response.encoding
+        responses.append(record)
+        for item in config.get("items", {}).get(response.url, []):
+            yield dict(item)
+
+    def failed(self, failure):
+        responses.append({"url": failure.request.url, "error": repr(failure.value)})
+
+def collect(item):
+    items.append(dict(item))
+
+process = CrawlerProcess(config["settings"], install_root_handler=True)
+crawler = process.create_crawler(Probe)
+crawler.signals.connect(collect, signal=scrapy.signals.item_scraped)
+process.crawl(crawler)
+process.start()
+stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
+json.dump({"responses": responses, "items": items, "stats": stats}, open(out_path, "w"))
+"""
+
+
+@dataclass
+class CrawlResult:
+    responses: list[dict[str, Any]]
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+
+    def response(self, url_suffix: str) -> dict[str, Any]:
+        for record in self.responses:
+            if record["url"].endswith(url_suffix):
+                return record
+        raise KeyError(url_suffix)
+
+    def charset_stats(self) -> dict[str, Any]:
+        return {k: v for k, v in self.stats.items() if k.startswith("charset/")}
+
+
+def run_crawl(
+    urls: list[str],
+    settings: dict[str, Any],
+    *,
+    meta: dict[str, dict[str, Any]] | None = None,
+    items: dict[str, list[dict[str, Any]]] | None = None,
+    timeout: float = 120,
+) -> CrawlResult:
+    """Crawl *urls* with *settings* (project priority) in a fresh Python process."""
+    base = {
+        "LOG_LEVEL": "DEBUG",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "RETRY_ENABLED": False,
+        "DOWNLOAD_TIMEOUT": 30,
+        "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
+    }
+    config = {
+        "urls": urls,
+        "settings": {**base, **settings},
+        "meta": meta or {},
+        "items": items or {},
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        config_path = Path(tmp) / "config.json"
+        out_path = Path(tmp) / "out.json"
+        config_path.write_text(json.dumps(config))
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+        }
+        proc = subprocess.run(
+            [sys.executable, "-c", _SCRIPT, str(config_path), str(out_path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=tmp,
+            env=env,
+            check=False,
+        )
+        if proc.returncode != 0 or not out_path.exists():
+            raise AssertionError(f"crawl failed ({proc.returncode}):\n{proc.stderr[-5000:]}")
+        data = json.loads(out_path.read_text())
+    return CrawlResult(data["responses"], data["items"], data["stats"], proc.stderr)

@@ -1,0 +1,63 @@
+"""A local HTTP server for crawl tests: serves fixed responses on 127.0.0.1, a free port.
+
+Each route is ``path -> Page(body, headers, status)``; the body is sent as given (already
+compressed where the test says so), with ``Content-Length`` added.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Page:
+    body: bytes
+    headers: Mapping[str, str | list[str]] = field(default_factory=dict)
+    status: int = 200
+
+
+class _Handler(BaseHTTPRequestHandler):
+    routes: Mapping[str, Page] = {}
+    protocol_version = "HTTP/1.1"
+
+    def _send(self, with_body: bool) -> None:
+        page = self.routes.get(self.path.split("?", 1)[0])
+        if page is None:
+            page = Page(b"not found", {"Content-Type": "text/plain"}, 404)
+        self.send_response(page.status)
+        for name, value in page.headers.items():
+            for one in [value] if isinstance(value, str) else value:
+                self.send_header(name, one)
+        self.send_header("Content-Length", str(len(page.body)))
+        self.end_headers()
+        if with_body:
+            self.wfile.write(page.body)
+
+    def do_GET(self) -> None:
+        self._send(True)
+
+    def do_HEAD(self) -> None:
+        self._send(False)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serve(routes: Mapping[str, Page]) -> Iterator[str]:
+    """Serve *routes* on 127.0.0.1; yields the base URL (``http://127.0.0.1:PORT``)."""
+    handler = type("Handler", (_Handler,), {"routes": dict(routes)})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
