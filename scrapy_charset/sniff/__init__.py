@@ -21,10 +21,10 @@ from scrapy_charset.sniff.detect import Detected, Detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
 from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import is_utf8
+from scrapy_charset.sniff.utf8 import decode_utf8, is_utf8
 from scrapy_charset.whatwg.labels import get_encoding, is_refused
 
-__all__ = ["KINDS", "ORDER", "Detected", "Detector", "Kind", "sniff"]
+__all__ = ["KINDS", "ORDER", "Detected", "Detector", "Kind", "sniff", "sniff_with_text"]
 
 Kind = Literal["html", "xml", "json", "text"]
 KINDS: tuple[Kind, ...] = ("html", "xml", "json", "text")
@@ -42,6 +42,9 @@ class _Context:
     detector: Detector | None
     default: str
     ignored: list[Ignored] = field(default_factory=list)
+    #: Whether the caller wants the text a step decodes on the way (see sniff_with_text).
+    want_text: bool = False
+    text: str | None = None
 
 
 Step = Callable[[_Context], EncodingDecision | None]
@@ -131,7 +134,11 @@ def xml_declaration_step(ctx: _Context) -> EncodingDecision | None:
 
 def utf8_step(ctx: _Context) -> EncodingDecision | None:
     """The scraping side's rule: an undeclared body that is valid UTF-8 is UTF-8."""
-    if is_utf8(ctx.body):
+    if ctx.want_text:
+        valid, ctx.text = decode_utf8(ctx.body)
+    else:
+        valid = is_utf8(ctx.body)
+    if valid:
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
     return None
 
@@ -201,13 +208,67 @@ def sniff(
     :param default: the encoding when nothing else decides (``windows-1252`` for HTML and
         text, ``UTF-8`` for XML and JSON). It must be an Encoding Standard name or label.
     """
+    ctx = _context(
+        body,
+        content_type=content_type,
+        url=url,
+        kind=kind,
+        override=override,
+        detector=detector,
+        default=default,
+    )
+    return _determine(ctx)
+
+
+def sniff_with_text(
+    body: bytes,
+    content_type: str | None = None,
+    url: str | None = None,
+    *,
+    kind: Kind = "html",
+    override: str | None = None,
+    detector: Detector | None = None,
+    default: str | None = None,
+) -> tuple[EncodingDecision, str | None]:
+    """:func:`sniff`, plus the body's text when deciding already decoded it, else None.
+
+    The UTF-8 check decodes an undeclared body to know that it is UTF-8; this returns that
+    text (exactly what ``decode(body, "UTF-8")`` gives) so that a caller need not decode
+    the body a second time. For every other decision the text is None.
+    """
+    ctx = _context(
+        body,
+        content_type=content_type,
+        url=url,
+        kind=kind,
+        override=override,
+        detector=detector,
+        default=default,
+    )
+    ctx.want_text = True
+    decision = _determine(ctx)
+    text = ctx.text if decision.source is Source.UTF8 else None
+    return decision, text
+
+
+def _context(
+    body: bytes,
+    *,
+    content_type: str | None,
+    url: str | None,
+    kind: Kind,
+    override: str | None,
+    detector: Detector | None,
+    default: str | None,
+) -> _Context:
     if kind not in ORDER:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     fallback = _DEFAULTS[kind] if default is None else get_encoding(default)
     if fallback is None:
         raise ValueError(f"default {default!r} is not an Encoding Standard label")
-    ctx = _Context(
-        body=bytes(body),
+    return _Context(
+        # A bytes object is used as it is: copying a large body would double its memory.
+        body=body if type(body) is bytes else bytes(body),
         content_type=content_type,
         url=url,
         kind=kind,
@@ -215,7 +276,10 @@ def sniff(
         detector=detector,
         default=fallback,
     )
-    steps = ORDER[kind]
+
+
+def _determine(ctx: _Context) -> EncodingDecision:
+    steps = ORDER[ctx.kind]
     for index, step in enumerate(steps):
         decision = step(ctx)
         if decision is None:
