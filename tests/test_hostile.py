@@ -11,24 +11,25 @@ carry as markup (for an ASCII-compatible encoding, as many ``<`` and ``>`` as th
 
 from __future__ import annotations
 
-import array
 import encodings
 import encodings.aliases
 import pkgutil
 import random
+import subprocess
 import sys
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fuzz.sniff_decode import assert_safe, check, one_input
 from scrapy_charset import decode, lookup, sniff
 from scrapy_charset.decision import EncodingDecision, Source
 from scrapy_charset.sniff import KINDS
-from scrapy_charset.sniff.bom import bom_sniff
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
 from scrapy_charset.sniff.transport import (
     HTTP_WHITESPACE,
@@ -37,41 +38,13 @@ from scrapy_charset.sniff.transport import (
     extract_mime_type,
     split_header_values,
 )
-from scrapy_charset.whatwg.labels import ENCODING_NAMES
+from scrapy_charset.whatwg.labels import ENCODING_NAMES, LABELS
 
 MB = 1024 * 1024
 
 # --- The safety property -------------------------------------------------------------------
 
-#: Encodings in which a 0x3C byte is "<" wherever it stands, and nothing else is.
-NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "ISO-2022-JP", "replacement"})
-
-
-def _utf16_units(data: bytes, encoding: str, unit: int) -> int:
-    """How many aligned UTF-16 code units of *data* equal *unit*."""
-    units = array.array("H", data[: len(data) // 2 * 2])
-    if (encoding == "UTF-16LE") != (sys.byteorder == "little"):
-        units.byteswap()
-    return units.count(unit)
-
-
-def assert_safe(body: bytes, encoding: str, text: str) -> None:
-    """*text*, decoded from *body* with *encoding*, is valid Unicode and smuggles no markup."""
-    text.encode("utf-8")  # raises on a lone surrogate
-    found = bom_sniff(body)
-    if found is not None:  # the BOM wins, and is not text
-        encoding, body = found[0], body[found[1] :]
-    for char in "<>":
-        byte = ord(char)
-        if encoding == "replacement":
-            assert char not in text
-        elif encoding in ("UTF-16BE", "UTF-16LE"):
-            assert text.count(char) == _utf16_units(body, encoding, byte)
-        elif encoding == "ISO-2022-JP":
-            # In a two-byte state 0x3C is half of a kanji, never anything more than "<".
-            assert text.count(char) <= body.count(byte)
-        else:
-            assert text.count(char) == body.count(byte), (encoding, char)
+# assert_safe is the fuzz target's property: the suite and the fuzzer check the same thing.
 
 
 def check_decision(body: bytes, decision: EncodingDecision) -> str:
@@ -385,14 +358,13 @@ def test_hostile_headers(make: Callable[[], str]) -> None:
     tracemalloc.start()
     try:
         charset_parameter(header)
-        extract_mime_type(header)
-        decision = sniff(b"<p>\xe4</p>", header)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     # Every value and parameter is a small object: a constant factor of the header.
     assert peak < 64 * len(header) + MB
-    check_decision(b"<p>\xe4</p>", decision)
+    extract_mime_type(header)
+    check_decision(b"<p>\xe4</p>", sniff(b"<p>\xe4</p>", header))
 
 
 @pytest.mark.parametrize(
@@ -605,3 +577,68 @@ def test_sniff_with_text_gives_the_decoded_text(body: bytes, kind: Any) -> None:
     if text is not None:
         assert decision.source is Source.UTF8
         assert text == decode(body, decision.encoding)
+
+
+# --- The fuzz target, briefly ----------------------------------------------------------------
+
+FUZZ_MARKUP = st.lists(
+    st.sampled_from(
+        [
+            *[b"<", b">", b"<meta", b" charset=", b"'", b'"', b"<!--", b"-->", b"</", b"<?xml"],
+            *[b" encoding=", b"http-equiv=content-type", b" content=", b"utf-8", b"koi8-r"],
+            *[b"\x00", b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf", b"<head>", b"<script>"],
+            *[
+                b"\x1b$B",
+                b"\x1b(B",
+                b"\x1b$)C",
+                b"\x0e",
+                b"\x0f",
+                b"~{",
+                b"~}",
+                b"\x81",
+                b"\xe2\x82",
+            ],
+        ]
+    )
+    | st.binary(max_size=8),
+    max_size=40,
+).map(b"".join)
+FUZZ_LABELS = st.sampled_from([*sorted(LABELS), *NOTORIOUS]) | st.text(max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.binary(max_size=4096))
+def test_fuzz_target_on_raw_bytes(data: bytes) -> None:
+    one_input(data)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    body=FUZZ_MARKUP,
+    label=FUZZ_LABELS,
+    where=st.sampled_from(["header", "quoted header", "override", "none"]),
+    kind=st.sampled_from(KINDS),
+)
+def test_fuzz_target_on_markup(body: bytes, label: str, where: str, kind: Any) -> None:
+    header = {
+        "header": f"text/html; charset={label}",
+        "quoted header": f'text/html; charset="{label}"',
+    }.get(where)
+    check(body, header, kind, label if where == "override" else None)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.timeout(300)
+def test_fuzz_target_runs_under_atheris() -> None:
+    pytest.importorskip("atheris")
+    run = subprocess.run(
+        [sys.executable, "-m", "fuzz.sniff_decode", "-runs=2000", "-dict=fuzz/markup.dict"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Done 2000 runs" in run.stderr
