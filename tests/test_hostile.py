@@ -642,3 +642,34 @@ def test_fuzz_target_runs_under_atheris() -> None:
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Done 2000 runs" in run.stderr
+
+
+# --- The prescan's early stop -----------------------------------------------------------------
+
+PRESCAN_PIECES = st.lists(
+    st.sampled_from(
+        [
+            *[b"<meta", b" ", b"/", b">", b"=", b'"', b"'", b"charset", b"CHARSET", b"content"],
+            *[b"http-equiv", b"content-type", b"utf-8", b"koi8-r", b"rot13", b";", b"a", b"<"],
+            *[b"<head>", b"</head>", b"<!--", b"-->", b"<link", b"<p>", b"x", b"<script>"],
+            *[b"</script>", b"<title>", b"<?xml", b" encoding=", b"\x00", b"\xff"],
+            *[b'<meta charset="koi8-r">', b"<META CHARSET=utf-8>", b"<meta charset=rot13>"],
+            b'<meta http-equiv="Content-Type" content="text/html; CharSet=koi8-r">',
+            b"<meta content='charset=big5' http-equiv=content-type>",
+        ]
+    ),
+    max_size=50,
+).map(b"".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=PRESCAN_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
+    import importlib
+
+    module: Any = importlib.import_module("scrapy_charset.sniff.prescan")
+    bounded = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "_scan_bound", len)  # scan everything
+        unbounded = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
+    assert bounded == unbounded

@@ -309,7 +309,8 @@ def prescan(
         return result
     data = body[: max(head_limit, prescan_bytes)]
     end = len(data)
-    position = 0
+    last_charset = _scan_bound(data)
+    position = 0 if last_charset >= 0 else end
     in_head = True  # no body content seen yet
     raw_text_end: bytes | None = None  # b"</script" while inside a raw text element
     while position < end:
@@ -328,6 +329,8 @@ def prescan(
             in_head = False  # text in the head starts the body
         position = lt
         if position >= end or (position >= prescan_bytes and not in_head):
+            break
+        if position > last_charset:
             break
         if data.startswith(b"<!--", position):
             # Skip to the first "-->" after the "<" (its hyphens may be those of "<!--").
@@ -388,6 +391,18 @@ def prescan(
         result.offset = 0
         result.source = Source.XML_DECLARATION
     return result
+
+
+def _scan_bound(data: bytes) -> int:
+    """Where the last tag that can matter may start, or -1 when none can.
+
+    Every declaration the scan can find or pass over has the word "charset" in it (the
+    attribute's name, or the pragma's content), so no tag that starts after the word's
+    last occurrence can matter, and without the word there is nothing to scan. The result
+    of the scan is the same; it just stops early. (``bytes.lower`` is ASCII-only, as the
+    matching is.)
+    """
+    return data.lower().rfind(b"charset")
 
 
 def _find_ascii_ci(data: bytes, needle: bytes, start: int, end: int) -> int:
