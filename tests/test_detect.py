@@ -26,7 +26,7 @@ from scrapy_charset.sniff.detect import (
 from scrapy_charset.sniff.detectors import BACKENDS, LEGACY_ENCODINGS, answer_encoding
 from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
-from scrapy_charset.sniff.utf8 import MIN_VALID, RATIO, mostly_utf8, utf8_evidence
+from scrapy_charset.sniff.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 from tests import corpus
@@ -502,3 +502,24 @@ def test_accuracy_on_real_text(page: corpus.Page) -> None:
     decision = sniff(page.body, "text/html", page.url_tld, detector=get_detector())
     assert decision.source is Source.DETECTED
     assert decode(page.body, decision.encoding) == page.text
+
+
+# --- UTF-8 validity across chunk boundaries (the check reads 64 KiB at a time) ----------
+
+_E = "é".encode()
+_EURO = "€".encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "valid"),
+    [
+        pytest.param(_E * 40_000 + _EURO[:2], True, id="truncated-at-the-end"),
+        pytest.param(_E * 40_000 + b"\xff", False, id="bad-byte-at-the-end"),
+        pytest.param(b"a" * 65_535 + _EURO, True, id="sequence-across-chunks"),
+        pytest.param(b"a" * 65_535 + _EURO[:2], False, id="only-a-truncated-sequence"),
+        pytest.param(_E + b"a" * 65_535 + _EURO[:2], True, id="truncated-after-valid"),
+        pytest.param(b"a" * 200_000 + b"\xff" + _E * 10, False, id="ascii-then-bad-byte"),
+    ],
+)
+def test_is_utf8_across_chunks(body: bytes, valid: bool) -> None:
+    assert is_utf8(body) is valid

@@ -31,12 +31,11 @@ development corpus and the fastest; see the README's "Detection" section for the
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scrapy_charset.sniff.detectors import Backend, answer_encoding, make_backend
+from scrapy_charset.sniff.detectors import Backend, answer_encoding, latin9_letters, make_backend
 from scrapy_charset.sniff.text import Window, detection_window
 from scrapy_charset.sniff.tld import prior, tld_of
 from scrapy_charset.whatwg.codecs import decode
@@ -49,6 +48,7 @@ __all__ = [
     "Detector",
     "WebDetector",
     "get_detector",
+    "latin9_letters",
 ]
 
 logger = logging.getLogger(__name__)
@@ -116,27 +116,6 @@ def _decodes_cleanly(window: bytes, encoding: str) -> bool:
         cut = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
         sample = sample[: cut if cut > 0 else _CHECK]
     return "\ufffd" not in decode(sample, encoding)
-
-
-# Encoding Standard, ISO-8859-15 vs windows-1252: eight bytes are letters in ISO-8859-15
-# (S, s, Z, z with caron, the OE and oe ligatures, Y with diaeresis, and the euro sign) but
-# symbols in windows-1252 (broken bar, diaeresis, acute accent, cedilla, the fractions,
-# the currency sign); 0x80-0x9F are windows-1252's quotes and dashes but C1 controls in
-# ISO-8859-15. The letters (all but 0xB4, often an apostrophe, and the euro sign 0xA4)
-# count as evidence next to a letter and not next to a digit (0xBD in "1 1/2" written with
-# the fraction is windows-1252).
-_C1 = re.compile(rb"[\x80-\x9f]")
-_LATIN9_LETTER = re.compile(
-    rb"(?<=[A-Za-z\xc0-\xff])[\xa6\xa8\xb8\xbc\xbd\xbe](?![0-9])"
-    rb"|(?<![0-9])[\xa6\xa8\xb8\xbc\xbd\xbe](?=[A-Za-z\xc0-\xff])"
-)
-
-
-def latin9_letters(text: bytes) -> bool:
-    """True when windows-1252 text reads better as ISO-8859-15: it has none of the bytes
-    only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
-    letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
-    return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
 
 
 class WebDetector:

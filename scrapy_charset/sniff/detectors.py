@@ -18,6 +18,7 @@ Each library is imported when its backend is built, so a missing optional one ra
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -29,6 +30,7 @@ __all__ = [
     "Backend",
     "Candidate",
     "answer_encoding",
+    "latin9_letters",
     "make_backend",
 ]
 
@@ -99,6 +101,27 @@ def answer_encoding(answer: str | None) -> str | None:
     if encoding is None:
         encoding = get_encoding(key.replace("_", "-"))
     return encoding if encoding in LEGACY_ENCODINGS else None
+
+
+# Encoding Standard, ISO-8859-15 vs windows-1252: eight bytes are letters in ISO-8859-15
+# (S, s, Z, z with caron, the OE and oe ligatures, Y with diaeresis, and the euro sign) but
+# symbols in windows-1252 (broken bar, diaeresis, acute accent, cedilla, the fractions,
+# the currency sign); 0x80-0x9F are windows-1252's quotes and dashes but C1 controls in
+# ISO-8859-15. The letters (all but 0xB4, often an apostrophe, and the euro sign 0xA4)
+# count as evidence next to a letter and not next to a digit (0xBD in "1 1/2" written with
+# the fraction is windows-1252).
+_C1 = re.compile(rb"[\x80-\x9f]")
+_LATIN9_LETTER = re.compile(
+    rb"(?<=[A-Za-z\xc0-\xff])[\xa6\xa8\xb8\xbc\xbd\xbe](?![0-9])"
+    rb"|(?<![0-9])[\xa6\xa8\xb8\xbc\xbd\xbe](?=[A-Za-z\xc0-\xff])"
+)
+
+
+def latin9_letters(text: bytes) -> bool:
+    """True when windows-1252 text reads better as ISO-8859-15: it has none of the bytes
+    only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
+    letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
+    return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
 
 
 class Backend(Protocol):
@@ -235,8 +258,10 @@ class ChardetngChardetBackend:
     chardetng (with the TLD) finds the script and the language family, and is right on
     every common web encoding; it never answers macintosh, x-mac-cyrillic, ISO-8859-3,
     -10, -14, -15 or -16 (Firefox does not detect them). When its answer has such siblings
-    (:data:`SIBLINGS`), chardet, restricted to that family, chooses among them. Without
-    chardet installed this is chardetng alone.
+    (:data:`SIBLINGS`), chardet, restricted to that family, chooses among them, except for
+    windows-1252 text with ISO-8859-15's letters (:func:`latin9_letters`), which the
+    detector reads as ISO-8859-15 itself. Without chardet installed this is chardetng
+    alone.
     """
 
     uses_tld = True
@@ -254,6 +279,8 @@ class ChardetngChardetBackend:
         ranked = self._primary.rank(text, tld)
         if self._chardet is None or not ranked:
             return ranked
+        if answer_encoding(ranked[0][0]) == "windows-1252" and latin9_letters(text):
+            return ranked  # ISO-8859-15, which the detector reads from the letters
         family = SIBLINGS.get(answer_encoding(ranked[0][0]) or "")
         if family is None:
             return ranked

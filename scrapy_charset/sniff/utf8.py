@@ -62,19 +62,23 @@ def is_utf8(body: bytes) -> bool:
     (a truncated download must not turn a UTF-8 page into windows-1252)."""
     if body.isascii():
         return True
-    # Decode from the first non-ASCII byte only (through a view, without a copy): a body
-    # that is ASCII but for its end costs a memory scan, not a decode.
+    # Validate from the first non-ASCII byte, chunk by chunk: a body that is ASCII but for
+    # its end costs a memory scan, and an error never copies the whole body.
     start = _first_high(body)
-    try:
-        codecs.utf_8_decode(memoryview(body)[start:], "strict", True)
-    except UnicodeDecodeError as error:
-        # Valid up to a final sequence that is only incomplete, not wrong, after some
-        # multi-byte UTF-8 that shows the body is UTF-8 at all.
-        return (
-            start + error.end == len(body)
-            and error.reason == "unexpected end of data"
-            and not body[start : start + error.start].isascii()
-        )
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    for offset in range(start, len(body), _CHUNK):
+        pending = len(decoder.getstate()[0])
+        final = offset + _CHUNK >= len(body)
+        try:
+            decoder.decode(body[offset : offset + _CHUNK], final)
+        except UnicodeDecodeError as error:
+            # Valid up to a final sequence that is only incomplete, not wrong, after some
+            # multi-byte UTF-8 that shows the body is UTF-8 at all.
+            return (
+                final
+                and error.reason == "unexpected end of data"
+                and offset - pending + error.start > start
+            )
     return True
 
 
