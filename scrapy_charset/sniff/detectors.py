@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Backend",
     "Candidate",
     "answer_encoding",
+    "in_word_symbols",
     "latin9_letters",
     "make_backend",
 ]
@@ -122,6 +124,16 @@ def latin9_letters(text: bytes) -> bool:
     only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
     letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
     return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
+
+
+# A non-ASCII character that is neither a letter nor a digit, between two letters: "¶" in
+# "Bia¶ystok" or "¿" in "Ni¿ny" is a code page read as its sibling.
+_IN_WORD_SYMBOL = re.compile(r"(?<=[^\W\d_])[^\x00-\x7f\w](?=[^\W\d_])")
+
+
+def in_word_symbols(text: str) -> int:
+    """How many non-ASCII symbols *text* has inside words (fewer is more plausible)."""
+    return len(_IN_WORD_SYMBOL.findall(text))
 
 
 class Backend(Protocol):
@@ -258,7 +270,9 @@ class ChardetngChardetBackend:
     chardetng (with the TLD) finds the script and the language family, and is right on
     every common web encoding; it never answers macintosh, x-mac-cyrillic, ISO-8859-3,
     -10, -14, -15 or -16 (Firefox does not detect them). When its answer has such siblings
-    (:data:`SIBLINGS`), chardet, restricted to that family, chooses among them, except for
+    (:data:`SIBLINGS`), chardet, restricted to that family, chooses among them; of its
+    first three answers and chardetng's, the first that puts the fewest symbols inside
+    words (:func:`in_word_symbols`) wins, except for
     windows-1252 text with ISO-8859-15's letters (:func:`latin9_letters`), which the
     detector reads as ISO-8859-15 itself. Without chardet installed this is chardetng
     alone.
@@ -281,13 +295,19 @@ class ChardetngChardetBackend:
             return ranked
         if answer_encoding(ranked[0][0]) == "windows-1252" and latin9_letters(text):
             return ranked  # ISO-8859-15, which the detector reads from the letters
-        family = SIBLINGS.get(answer_encoding(ranked[0][0]) or "")
+        primary = answer_encoding(ranked[0][0]) or ""
+        family = SIBLINGS.get(primary)
         if family is None:
             return ranked
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
-        if refined and answer_encoding(refined[0][0]) != answer_encoding(ranked[0][0]):
-            return [refined[0], *ranked]
-        return ranked
+        # chardet's choice first, then chardetng's, then chardet's next ones; the first with
+        # the fewest symbols inside words wins.
+        options = [*refined[:1], ranked[0], *refined[1:3]]
+        counts = [in_word_symbols(decode(text, answer_encoding(o[0]) or primary)) for o in options]
+        best = options[counts.index(min(counts))]
+        if answer_encoding(best[0]) == primary:
+            return ranked
+        return [best, *ranked]
 
 
 #: Backend name -> class. ``"default"`` is resolved by :func:`make_backend`.
