@@ -32,7 +32,7 @@ from functools import partial
 
 from benchmarks._growth import best_time, growth_exponent
 from scrapy_charset.sniff import sniff
-from scrapy_charset.sniff.detect import get_detector
+from scrapy_charset.sniff.detect import DEFAULT_BACKEND, get_detector
 from scrapy_charset.sniff.detectors import BACKENDS, answer_encoding, make_backend
 from scrapy_charset.whatwg.codecs import decode
 from tests.corpus import COMMON, LENGTHS, Page, pages
@@ -77,7 +77,8 @@ def contestants() -> dict[str, Decoder]:
         "pkg-notld": _package("default", False),
     }
     for name in BACKENDS:
-        out[f"pkg[{name}]"] = _package(name, True)
+        if name != DEFAULT_BACKEND:  # that one is "pkg"
+            out[f"pkg[{name}]"] = _package(name, True)
     for name in BACKENDS:
         raw = _raw(name)
         if raw is not None:
