@@ -202,6 +202,7 @@ class CharsetMiddleware:
         self.detector: Detector | None = self._load_detector(self.config)
         self._warned: set[tuple[str, str]] = set()
         self._warned_overrides: set[str] = set()
+        self._warned_classes: set[str] = set()
         self._counts: dict[str, Counter[str]] = {
             "encoding": Counter(),
             "source": Counter(),
@@ -246,8 +247,13 @@ class CharsetMiddleware:
             detector=self.detector,
             default=self.config.default_encoding if kind in ("html", "text") else None,
         )
+        try:
+            new = _rebuild(response, codec_name(decision.encoding))
+        except Exception:  # a third-party class whose __init__ breaks the attributes contract
+            self._unsupported(type(response))
+            self._skip(request, response, "unsupported_class")
+            return response
         self._record(response, decision)
-        new = _rebuild(response, codec_name(decision.encoding))
         tagged = decision.as_dict()
         request.meta["charset"] = tagged
         if response.request is not None and response.request is not request:
@@ -266,6 +272,18 @@ class CharsetMiddleware:
             {"url": response.url, "reason": reason},
             extra={"spider": self.crawler.spider},
         )
+
+    def _unsupported(self, cls: type) -> None:
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        if name not in self._warned_classes:
+            self._warned_classes.add(name)
+            logger.warning(
+                "%(cls)s cannot be rebuilt from its 'attributes' (Response.attributes lists "
+                "the __init__ keywords); its responses keep Scrapy's own decoding.",
+                {"cls": name},
+                exc_info=True,
+                extra={"spider": self.crawler.spider},
+            )
 
     def _override(self, request: Request) -> str | None:
         value = request.meta.get("charset_encoding")
@@ -338,17 +356,19 @@ class CharsetMiddleware:
                 response,
                 ignored.reason,
                 "%(url)s: the %(lost)s declares %(label)r, an encoding browsers do not "
-                "support; it is ignored and %(encoding)s (from %(source)s) is used.",
-                {"lost": ignored.source.value, "label": ignored.label, **_fields(decision)},
+                "support; it is ignored and %(encoding)s (from the %(source)s) is used.",
+                {"lost": _place(ignored.source), "label": ignored.label, **_fields(decision)},
             )
-        elif ignored.reason.endswith("_conflict"):
+        elif ignored.reason.endswith("_conflict") and decision.source is not Source.OVERRIDE:
+            # A forced encoding that disagrees with the page is what the user asked for:
+            # counted, not warned.
             self._warn_once(
                 response,
                 ignored.reason,
                 "%(url)s: the %(lost)s declares %(label)r (%(lost_encoding)s) but the "
                 "%(source)s decides %(encoding)s, as in browsers.",
                 {
-                    "lost": ignored.source.value,
+                    "lost": _place(ignored.source),
                     "label": ignored.label,
                     "lost_encoding": ignored.encoding,
                     **_fields(decision),
@@ -397,8 +417,25 @@ class CharsetMiddleware:
         )
 
 
+#: Where each kind of declaration is written, for log messages.
+_PLACES = {
+    Source.OVERRIDE: "Request.meta['charset_encoding']",
+    Source.BOM: "byte order mark",
+    Source.HEADER: "Content-Type header",
+    Source.META: "<meta> tag",
+    Source.XML_DECLARATION: "XML declaration",
+    Source.UTF8: "UTF-8 validity rule",
+    Source.DETECTED: "detector",
+    Source.DEFAULT: "default",
+}
+
+
 def _fields(decision: EncodingDecision) -> dict[str, Any]:
-    return {"encoding": decision.encoding, "source": decision.source.value}
+    return {"encoding": decision.encoding, "source": _place(decision.source)}
+
+
+def _place(source: Source) -> str:
+    return _PLACES.get(source, source.value)
 
 
 def _summary(counter: Counter[str]) -> str:

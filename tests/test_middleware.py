@@ -633,6 +633,28 @@ def test_rebuild_keeps_everything_but_the_encoding(
     assert len(decodes) == 1  # Scrapy decodes once, lazily, through the codec
 
 
+class StrictResponse(HtmlResponse):
+    """A third-party class whose __init__ rejects a keyword its attributes list."""
+
+    attributes = (*HtmlResponse.attributes, "extra")
+
+    @property
+    def extra(self) -> int:
+        return 1
+
+
+def test_unrebuildable_class_is_left_alone(caplog: pytest.LogCaptureFixture) -> None:
+    mw = middleware()
+    for _ in range(2):
+        response = make(StrictResponse, HTML, "text/html")
+        request, result = run(mw, response, {"charset": {"encoding": "stale"}})
+        assert result is response
+        assert "charset" not in request.meta
+    assert len(warnings_of(caplog)) == 1
+    assert "StrictResponse cannot be rebuilt" in warnings_of(caplog)[0]
+    assert charset_stats(mw) == {"charset/skipped/unsupported_class": 2}
+
+
 def test_response_without_request_gets_meta_later() -> None:
     """Download handlers leave ``response.request`` unset; the engine sets it after the
     downloader middlewares, so the tag goes on the request being processed."""
@@ -643,6 +665,25 @@ def test_response_without_request_gets_meta_later() -> None:
     assert result.request is None
     result.request = request
     assert result.meta["charset"]["encoding"] == "UTF-8"
+
+
+@pytest.mark.parametrize(
+    ("codec", "encoding", "query"),
+    [
+        pytest.param("shift_jis", "Shift_JIS", "q=%93%FA%96%7B", id="shift_jis"),
+        pytest.param("euc-kr", "EUC-KR", "q=%EC%ED%DC%E2", id="euc-kr"),
+        pytest.param("utf-8", "UTF-8", "q=%E6%97%A5%E6%9C%AC", id="utf-8"),
+    ],
+)
+def test_follow_encodes_queries_in_the_page_encoding(codec: str, encoding: str, query: str) -> None:
+    """URL Standard: a document's URLs encode the query in the document's encoding (the
+    path is always UTF-8); Scrapy's follow() does so through ``.encoding``."""
+    mw = middleware()
+    body = f'<meta charset="{encoding}"><a href="/日本?q=日本">x</a>'.encode(codec)
+    _, result = run(mw, make(HtmlResponse, body, "text/html"))
+    assert isinstance(result, HtmlResponse)
+    link = result.css("a")[0]
+    assert result.follow(link).url == f"https://example.com/%E6%97%A5%E6%9C%AC?{query}"
 
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
@@ -731,6 +772,16 @@ def test_unknown_override_warned_once_per_label(caplog: pytest.LogCaptureFixture
     stats = charset_stats(mw)
     assert stats["charset/ignored/unknown_label"] == 2
     assert stats["charset/ignored/refused_label"] == 1
+
+
+def test_forced_encoding_conflict_is_counted_not_warned(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mw = middleware()
+    meta = {"charset_encoding": "windows-1251"}
+    run(mw, make(HtmlResponse, "Привет".encode("cp1251"), "text/html; charset=utf-8"), meta)
+    assert warnings_of(caplog) == []
+    assert charset_stats(mw)["charset/ignored/override_header_conflict"] == 1
 
 
 def test_summary_at_close(caplog: pytest.LogCaptureFixture) -> None:
