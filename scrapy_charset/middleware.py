@@ -31,7 +31,7 @@ from scrapy_charset import stats as keys
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff
-from scrapy_charset.sniff.detect import Detector, get_detector
+from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.transport import extract_mime_type
 from scrapy_charset.whatwg.codecs import codec_name
 
@@ -215,10 +215,9 @@ class CharsetMiddleware:
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    @staticmethod
-    def _load_detector(config: CharsetConfig) -> Detector | None:
+    def _load_detector(self, config: CharsetConfig) -> Detector | None:
         try:
-            return get_detector(
+            detector = get_detector(
                 config.detector, window=config.detect_window, use_tld=config.detect_tld
             )
         except ValueError as exc:
@@ -227,6 +226,28 @@ class CharsetMiddleware:
                 f"'default', to 'none' to turn detection off, or to a detector the README "
                 f"lists."
             ) from None
+        if detector is None:
+            return None
+        found: Detector = detector
+        failed: list[bool] = []
+
+        def detect(body: bytes, url: str | None) -> Detected | None:
+            # A failing detector must not cost the response: the default decides instead.
+            try:
+                return found(body, url)
+            except Exception:
+                if not failed:
+                    failed.append(True)
+                    logger.warning(
+                        "The charset detector %(name)r failed on %(url)s; undeclared bodies "
+                        "it fails on fall to the default encoding. Logged once.",
+                        {"name": config.detector, "url": url},
+                        exc_info=True,
+                        extra={"spider": self.crawler.spider},
+                    )
+                return None
+
+        return detect
 
     # --- per response --------------------------------------------------------------
 
@@ -323,11 +344,12 @@ class CharsetMiddleware:
                 "one U+FFFD, as in browsers; the body is kept as is.",
                 {"label": decision.label},
             )
-        logger.debug(
-            "Charset of %(url)s: %(decision)s",
-            {"url": response.url, "decision": _describe(decision)},
-            extra={"spider": self.crawler.spider},
-        )
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "Charset of %(url)s: %(decision)s",
+                {"url": response.url, "decision": _describe(decision)},
+                extra={"spider": self.crawler.spider},
+            )
 
     def _warn_ignored(
         self, response: Response, decision: EncodingDecision, ignored: Ignored

@@ -534,6 +534,22 @@ def test_detector_is_built_once_and_used(monkeypatch: pytest.MonkeyPatch) -> Non
     assert calls == [("fake", 100, False)]
 
 
+def test_failing_detector_falls_to_the_default(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def detector(body: bytes, url: str | None) -> Detected:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("scrapy_charset.middleware.get_detector", lambda *a, **k: detector)
+    mw = middleware()
+    for _ in range(2):
+        request, result = run(mw, make(HtmlResponse, b"<p>caf\xe9</p>", "text/html"))
+        assert result.text == "<p>café</p>"
+        assert request.meta["charset"]["source"] == "default"
+    assert len(warnings_of(caplog)) == 1
+    assert "failed" in warnings_of(caplog)[0]
+
+
 def test_unknown_detector_is_not_configured(monkeypatch: pytest.MonkeyPatch) -> None:
     def get_detector(name: str, *, window: int, use_tld: bool) -> Any:
         raise ValueError(f"unknown detector {name!r}")
