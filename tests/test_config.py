@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from scrapy.settings import Settings
 
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.sniff.detect import DEFAULT_WINDOW
+from tests.spec import REPO
 
 
 def config(**settings: Any) -> CharsetConfig:
@@ -127,3 +129,13 @@ def test_invalid_settings(settings: dict[str, Any], message: str) -> None:
     assert name in text
     assert message in text
     assert "remove it" in text
+
+
+def test_readme_documents_every_setting() -> None:
+    """Every CHARSET_* setting config.py reads has a row in README's settings table, and
+    the documented detection window is the real default."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    source = (REPO / "scrapy_charset" / "config.py").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `(CHARSET_[A-Z_]+)` \|", readme, re.MULTILINE))
+    assert set(re.findall(r'"(CHARSET_[A-Z_]+)"', source)) <= documented
+    assert f"| `CHARSET_DETECT_WINDOW` | `{DEFAULT_WINDOW}` |" in readme
