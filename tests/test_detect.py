@@ -523,3 +523,16 @@ _EURO = "€".encode()
 )
 def test_is_utf8_across_chunks(body: bytes, valid: bool) -> None:
     assert is_utf8(body) is valid
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("<p>Les élèves ont étudié à l'école près de la forêt.</p>", id="fr"),
+        pytest.param("<p>Über die Brücke gehen die Mädchen schön.</p>", id="de"),
+    ],
+)
+def test_siblings_reading_the_same_text_keep_windows_1252(text: str) -> None:
+    # ISO-8859-15 and macintosh siblings are chosen only when they read the text otherwise.
+    decision = sniff(text.encode("cp1252"), "text/html", detector=get_detector())
+    assert decision.encoding == "windows-1252"

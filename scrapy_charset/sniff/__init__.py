@@ -140,8 +140,7 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
             return None
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
     start = first_non_ascii(ctx.body) or 0
-    window = getattr(ctx.detector, "window", DEFAULT_WINDOW)
-    evidence = mostly_utf8(ctx.body[start : start + window])
+    evidence = mostly_utf8(ctx.body[start : start + DEFAULT_WINDOW])
     if evidence is None:
         return None
     return EncodingDecision(

@@ -302,12 +302,15 @@ class ChardetngChardetBackend:
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
         # chardet's choice first, then chardetng's, then chardet's next ones; the first with
         # the fewest symbols inside words wins.
+        # A sibling that reads the text the same way changes nothing: chardetng's answer,
+        # the more common code page, stays.
         options = [*refined[:1], ranked[0], *refined[1:3]]
-        counts = [in_word_symbols(decode(text, answer_encoding(o[0]) or primary)) for o in options]
-        best = options[counts.index(min(counts))]
-        if answer_encoding(best[0]) == primary:
+        texts = [decode(text, answer_encoding(o[0]) or primary) for o in options]
+        counts = [in_word_symbols(t) for t in texts]
+        best = counts.index(min(counts))
+        if texts[best] == texts[1]:
             return ranked
-        return [best, *ranked]
+        return [options[best], *ranked]
 
 
 #: Backend name -> class. ``"default"`` is resolved by :func:`make_backend`.

@@ -12,7 +12,7 @@ it goes on to detection (:func:`has_iso2022jp_escapes`).
 apostrophe, byte 0x92, pasted into a template; a truncated multi-byte character) is still
 UTF-8: decoding it as a legacy encoding turns all of its text into mojibake without a
 single U+FFFD, so nothing downstream notices. The rule, :func:`mostly_utf8`, counts in the
-detection window (from the first non-ASCII byte, 16 KiB by default) the valid multi-byte
+first 16 KiB from the first non-ASCII byte (the default detection window) the valid multi-byte
 UTF-8 sequences *V* and the invalid sequences *E* (each maximal invalid subpart, which the
 decoder turns into one U+FFFD). The body is mostly UTF-8 when
 
