@@ -560,7 +560,7 @@ def test_sliced_utf8_check_agrees_with_one_decode(body: bytes, chunk: int) -> No
 
     expected = _reference_is_utf8(body)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(utf8, "CHUNK", chunk)  # small slices cut sequences everywhere
+        patch.setattr(utf8, "_CHUNK", chunk)  # small slices cut sequences everywhere
         assert utf8.is_utf8(body) is expected
     valid, text = utf8.decode_utf8(body)
     assert valid is expected
