@@ -183,15 +183,17 @@ def _middleware() -> tuple[str, Callable[[bytes, str], Callable[[], str]]]:
 
     from scrapy import Request
     from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.reactor import install_reactor, is_reactor_installed
     from scrapy.utils.test import get_crawler
 
-    crawler = get_crawler(settings_dict={"CHARSET_ENABLED": True})
+    if not is_reactor_installed():
+        install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    crawler = get_crawler(settings_dict={"LOG_LEVEL": "INFO"})
     middleware: Any = build_from_crawler(module.CharsetMiddleware, crawler)
 
     def real(body: bytes, header: str) -> Callable[[], str]:
-        request = Request(URL)
-
         def run() -> str:
+            request = Request(URL)
             response = HtmlResponse(
                 URL, body=body, headers={"Content-Type": header}, request=request
             )

@@ -30,7 +30,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy_charset import stats as keys
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
-from scrapy_charset.sniff import Kind, sniff
+from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.transport import extract_mime_type
 from scrapy_charset.whatwg.codecs import codec_name
@@ -259,7 +259,7 @@ class CharsetMiddleware:
             self._skip(request, response, reason or "content_type")
             return response
         assert isinstance(response, TextResponse)
-        decision = sniff(
+        decision, text = sniff_with_text(
             response.body,
             content_type,
             response.url,
@@ -274,6 +274,10 @@ class CharsetMiddleware:
             self._unsupported(type(response))
             self._skip(request, response, "unsupported_class")
             return response
+        if text is not None and isinstance(new, TextResponse):
+            # The UTF-8 check already decoded the body: hand the text over rather than
+            # decode it again on the first .text (exactly what that decode would give).
+            new._cached_ubody = text
         self._record(response, decision)
         tagged = decision.as_dict()
         request.meta["charset"] = tagged
