@@ -803,3 +803,77 @@ def test_middleware_python_only_labels(label: str) -> None:
         assert encoding is not None
         assert_safe(body, encoding, text)
         assert "<script>" not in text
+
+
+# --- Deliberate differences from Scrapy's built-in decoding (README) ----------------------------
+
+
+def _scrapy_text(body: bytes, label: str) -> Any:
+    """Scrapy 2.19's own decoding of a response declaring *label*, or the exception."""
+    from scrapy.http import HtmlResponse
+
+    response = HtmlResponse(
+        "http://example.com/", body=body, headers={"Content-Type": f"text/html; charset={label}"}
+    )
+    try:
+        return response.text
+    except Exception as error:  # what a spider's parse() would meet
+        return error
+
+
+#: Codecs Python registers that are not text encodings, or that refuse "replace".
+NON_TEXT = ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri", "undefined", "idna"]
+
+
+@pytest.mark.parametrize("label", NON_TEXT)
+def test_difference_non_text_codec_labels(label: str) -> None:
+    body = b"<p>caf\xc3\xa9</p>"
+    # Scrapy hands the label to Python's codec registry: .text raises in the spider.
+    assert isinstance(_scrapy_text(body, label), (LookupError, UnicodeError))
+    # Here the label is refused, the scan goes on, and the valid UTF-8 decides.
+    text, encoding = _through_middleware(
+        body, {"Content-Type": f"text/html; charset={label}"}, "HtmlResponse"
+    )
+    assert (text, encoding) == ("<p>café</p>", "UTF-8")
+    decision = sniff(body, f"text/html; charset={label}")
+    assert [(i.label, i.reason) for i in decision.ignored] == [(label, "refused_label")]
+
+
+#: (label, body): bytes without "<script>" that Python's codec turns into "<script>".
+SMUGGLED = [
+    ("iso-2022-kr", b"<scr\x0fipt>alert(1)</scr\x0eipt>"),  # shift-in/out dropped
+    ("hz", b"<scr~\nipt>alert(1)</script>"),  # "~\n" is a line continuation
+    ("unicode_escape", b"\\x3cscript>alert(1)\\x3c/script>"),
+    ("raw_unicode_escape", b"\\u003cscript>alert(1)\\u003c/script>"),
+]
+
+
+@pytest.mark.parametrize(("label", "body"), SMUGGLED, ids=[label for label, _ in SMUGGLED])
+def test_difference_smuggled_markup(label: str, body: bytes) -> None:
+    assert b"<script>" not in body
+    scrapy = _scrapy_text(body, label)
+    assert isinstance(scrapy, str)
+    assert "<script>" in scrapy  # markup the bytes did not carry
+    text, encoding = _through_middleware(
+        body, {"Content-Type": f"text/html; charset={label}"}, "HtmlResponse"
+    )
+    assert encoding is not None
+    assert "<script>" not in text
+    assert_safe(body, encoding, text)
+
+
+def test_difference_punycode() -> None:
+    # Python's punycode decoder inserts each character into a list: quadratic time (see
+    # benchmarks/growth.py for the measured growth). Scrapy uses it for a declared label.
+    from scrapy.http import HtmlResponse
+
+    body = b"abc-" + b"b" * 64
+    response = HtmlResponse(
+        "http://example.com/", body=body, headers={"Content-Type": "text/html; charset=punycode"}
+    )
+    assert response.encoding == "punycode"
+    assert response.text != body.decode("ascii")
+    text, encoding = _through_middleware(
+        body, {"Content-Type": "text/html; charset=punycode"}, "HtmlResponse"
+    )
+    assert (text, encoding) == (body.decode("ascii"), "UTF-8")  # ASCII is valid UTF-8
