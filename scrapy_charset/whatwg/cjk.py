@@ -1,0 +1,73 @@
+"""The CJK decoders at C speed: Python's C codec plus exact corrections.
+
+https://encoding.spec.whatwg.org/#legacy-multi-byte-chinese-(simplified)-encodings
+
+1. The closest C codec decodes the input. Where it fails, an error handler runs the
+   standard's decoder for one step from that position (:mod:`.multibyte`) and the C codec
+   resumes where the standard's decoder stopped. The decoders are stateless and agree on
+   where characters start, so this is exact.
+2. Where the C codec decodes a sequence to something else than the standard, its output
+   character is unique to that sequence (the generator checks this), so translating the
+   output fixes it (``FIXES``). A character the C codec also produces from another
+   sequence (``AMBIGUOUS``) sends the input, when the sequence occurs in it, to the
+   step-by-step decoder.
+
+The index lookups the steps need are the C codec's, except for the sequences where the
+index differs from it (``DIFFS``). All three tables are generated from the indexes.
+"""
+
+from __future__ import annotations
+
+import codecs
+
+from scrapy_charset.whatwg import _multibyte
+from scrapy_charset.whatwg.multibyte import STEPS, step_decode
+
+__all__ = ["DECODERS", "MultiByteDecoder"]
+
+
+class MultiByteDecoder:
+    """A stateless CJK decoder: the C codec plus the generated corrections."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.c_codec = _multibyte.C_CODECS[name]
+        self.diffs = _multibyte.DIFFS[name]
+        self.fixes = _multibyte.FIXES[name]
+        self._fix_table = str.maketrans(self.fixes) if self.fixes else {}
+        self.ambiguous = _multibyte.AMBIGUOUS[name]
+        self.step = STEPS[name]
+        self.error_handler = f"scrapy_charset.whatwg.{name.lower()}"
+        codecs.register_error(self.error_handler, self._on_error)
+
+    def lookup(self, sequence: bytes) -> str | None:
+        """The index's text for *sequence*: the generated difference, else the C codec's."""
+        found = self.diffs.get(sequence)
+        if found is not None:
+            return found or None  # "" marks a sequence the index leaves null
+        try:
+            return sequence.decode(self.c_codec)
+        except UnicodeDecodeError:
+            return None
+
+    def _on_error(self, exc: UnicodeError) -> tuple[str, int]:
+        if not isinstance(exc, UnicodeDecodeError):
+            raise exc
+        return self.step(exc.object, exc.start, self.lookup)
+
+    def decode(self, data: bytes) -> str:
+        text = data.decode(self.c_codec, self.error_handler)
+        for char, sequence in self.ambiguous:
+            if char in text and sequence in data:
+                return step_decode(data, self.step, self.lookup)
+        for char in self.fixes:
+            if char in text:
+                return text.translate(self._fix_table)
+        return text
+
+
+#: Encoding name -> decoder (GBK shares gb18030's decoder).
+DECODERS: dict[str, MultiByteDecoder] = {
+    name: MultiByteDecoder(name) for name in ("gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR")
+}
+DECODERS["GBK"] = DECODERS["gb18030"]
