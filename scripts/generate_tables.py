@@ -23,7 +23,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -204,11 +204,18 @@ def _spec_lookups(spec_dir: Path, provenance: list[str]) -> dict[str, Lookup]:
     def gb(seq: bytes) -> str | None:
         if len(seq) == 4:
             a, b, c, d = seq
-            return found(ranges_code_point((((a - 0x81) * 10 + b - 0x30) * 126 + c - 0x81) * 10 + d - 0x30))
+            return found(
+                ranges_code_point((((a - 0x81) * 10 + b - 0x30) * 126 + c - 0x81) * 10 + d - 0x30)
+            )
         lead, byte = seq
         return found(gb18030.get((lead - 0x81) * 190 + byte - (0x40 if byte < 0x7F else 0x41)))
 
-    big5_special = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304", 1166: "\u00ea\u030c"}
+    big5_special = {
+        1133: "\u00ca\u0304",
+        1135: "\u00ca\u030c",
+        1164: "\u00ea\u0304",
+        1166: "\u00ea\u030c",
+    }
 
     def b5(seq: bytes) -> str | None:
         lead, byte = seq
@@ -231,7 +238,7 @@ def _spec_lookups(spec_dir: Path, provenance: list[str]) -> dict[str, Lookup]:
     return {"gb18030": gb, "Big5": b5, "EUC-JP": eucjp, "Shift_JIS": sjis, "EUC-KR": euckr}
 
 
-def _pairs(leads: Iterator[int] | range, trails: Iterator[int] | range) -> Iterator[bytes]:
+def _pairs(leads: Iterable[int], trails: Iterable[int]) -> Iterator[bytes]:
     trail_list = list(trails)
     for lead in leads:
         for trail in trail_list:
@@ -253,9 +260,15 @@ def _lookup_sequences(name: str) -> Iterator[bytes]:
         for pair in _pairs(range(0xA1, 0xFF), range(0xA1, 0xFF)):
             yield b"\x8f" + pair
     elif name == "Shift_JIS":
-        for pair in _pairs(_ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC))):
+        for pair in _pairs(
+            _ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC))
+        ):
             lead, byte = pair
-            pointer = (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - (0x40 if byte < 0x7F else 0x41)
+            pointer = (
+                (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188
+                + byte
+                - (0x40 if byte < 0x7F else 0x41)
+            )
             if not 8836 <= pointer <= 10715:  # the EUDC range is computed, not looked up
                 yield pair
     else:
@@ -298,6 +311,27 @@ def _decoded_sequences(name: str) -> Iterator[bytes]:
             yield b"\x8f" + pair
 
 
+def _compare(
+    codec: str,
+    right: set[str],
+    wrong: dict[str, list[tuple[bytes, str]]],
+    seq: bytes,
+    *,
+    c_text: str | None,
+    spec_text: str,
+) -> None:
+    """Record the C codec's text for *seq* as right, or as wrong with the spec's text."""
+    if c_text is None:
+        return
+    if len(seq) > 1 and len(c_text) > 1 and _c_lookup(codec, seq[:1]) is not None:
+        return  # two characters for the C codec: each is compared on its own
+    if c_text == spec_text:
+        right.update(c_text)
+    else:
+        assert len(c_text) == 1, (codec, seq, c_text)
+        wrong.setdefault(c_text, []).append((seq, spec_text))
+
+
 def generate_multi_byte(spec_dir: Path) -> str:
     """The corrections the CJK decoders apply to Python's C codecs.
 
@@ -321,17 +355,6 @@ def generate_multi_byte(spec_dir: Path) -> str:
         right: set[str] = set()
         wrong: dict[str, list[tuple[bytes, str]]] = {}
 
-        def compare(seq: bytes, c_text: str | None, spec_text: str) -> None:
-            if c_text is None:
-                return
-            if len(seq) > 1 and len(c_text) > 1 and _c_lookup(codec, seq[:1]) is not None:
-                return  # two characters for the C codec: each is compared on its own
-            if c_text == spec_text:
-                right.update(c_text)
-            else:
-                assert len(c_text) == 1, (name, seq, c_text)  # noqa: B023
-                wrong.setdefault(c_text, []).append((seq, spec_text))  # noqa: B023
-
         # the text the steps produce where the C codec fails
         produced_by_steps: set[str] = set()
         for seq in _lookup_sequences(name):
@@ -342,7 +365,8 @@ def generate_multi_byte(spec_dir: Path) -> str:
                 if c_text is None:
                     produced_by_steps.update(expected or "")
         for seq in _decoded_sequences(name):
-            compare(seq, _c_lookup(codec, seq), step_decode(seq, step, lookup))
+            spec_text = step_decode(seq, step, lookup)
+            _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
         if name == "gb18030":
             for seq, c_text in _gb18030_four_byte(codec):
                 expected = lookup(seq)
@@ -350,7 +374,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
                     diff[seq] = expected or ""
                     if c_text is None:
                         produced_by_steps.update(expected or "")
-                compare(seq, c_text, expected or "\ufffd")
+                _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
         fix: dict[str, str] = {}
         ambiguous[name] = []
         for char, cases in sorted(wrong.items()):
@@ -361,10 +385,18 @@ def generate_multi_byte(spec_dir: Path) -> str:
         diffs[name], fixes[name] = diff, fix
 
     def text_literal(text: str) -> str:
-        return '"' + "".join(
-            chr(ord(c)) if 0x20 <= ord(c) < 0x7F and c not in '"\\' else f"\\U{ord(c):08x}" if ord(c) > 0xFFFF else f"\\u{ord(c):04x}"
-            for c in text
-        ) + '"'
+        return (
+            '"'
+            + "".join(
+                chr(ord(c))
+                if 0x20 <= ord(c) < 0x7F and c not in '"\\'
+                else f"\\U{ord(c):08x}"
+                if ord(c) > 0xFFFF
+                else f"\\u{ord(c):04x}"
+                for c in text
+            )
+            + '"'
+        )
 
     lines = [index_header(provenance)]
     lines.append('"""Corrections to Python\'s CJK C codecs (see scrapy_charset.whatwg.cjk)."""')
@@ -376,15 +408,21 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.extend(f"    {name!r}: {codec!r}," for name, codec in C_CODECS.items())
     lines.append("}")
     lines.append("")
-    lines.append('#: Index sequences whose text differs from the C codec\'s ("": null in the index).')
+    lines.append(
+        '#: Index sequences whose text differs from the C codec\'s ("": null in the index).'
+    )
     lines.append("DIFFS: dict[str, dict[bytes, str]] = {")
     for name, diff in diffs.items():
         lines.append(f"    {name!r}: {{")
-        lines.extend(f"        {seq!r}: {text_literal(text)}," for seq, text in sorted(diff.items()))
+        lines.extend(
+            f"        {seq!r}: {text_literal(text)}," for seq, text in sorted(diff.items())
+        )
         lines.append("    },")
     lines.append("}")
     lines.append("")
-    lines.append("#: A C codec output character unique to a sequence decoded otherwise -> the text.")
+    lines.append(
+        "#: A C codec output character unique to a sequence decoded otherwise -> the text."
+    )
     lines.append("FIXES: dict[str, dict[str, str]] = {")
     for name, fix in fixes.items():
         lines.append(f"    {name!r}: {{")
@@ -392,11 +430,13 @@ def generate_multi_byte(spec_dir: Path) -> str:
         lines.append("    },")
     lines.append("}")
     lines.append("")
-    lines.append("#: A C codec output character that is wrong only where this sequence produced it.")
+    lines.append(
+        "#: A C codec output character that is wrong only where this sequence produced it."
+    )
     lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
-    for name, cases in ambiguous.items():
+    for name, triggers in ambiguous.items():
         lines.append(f"    {name!r}: (")
-        lines.extend(f"        ({text_literal(c)}, {seq!r})," for c, seq in cases)
+        lines.extend(f"        ({text_literal(c)}, {seq!r})," for c, seq in triggers)
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -277,7 +277,12 @@ class GB18030(Decoder):
 
 
 #: Big5 pointers that decode to two code points.
-BIG5_SPECIAL = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304", 1166: "\u00ea\u030c"}
+BIG5_SPECIAL = {
+    1133: "\u00ca\u0304",
+    1135: "\u00ca\u030c",
+    1164: "\u00ea\u0304",
+    1166: "\u00ea\u030c",
+}
 
 
 class Big5(Decoder):
@@ -366,7 +371,7 @@ class ISO2022JP(Decoder):
         self.lead = 0
         self.output = False
 
-    def handler(self, byte: int) -> Result:  # noqa: PLR0911, PLR0912
+    def handler(self, byte: int) -> Result:
         state = self.state
         if state in ("ascii", "roman"):
             if byte == 0x1B:
@@ -523,12 +528,36 @@ class EUCKR(Decoder):
         return ERROR
 
 
-SINGLE_BYTE = (
-    "IBM866 ISO-8859-2 ISO-8859-3 ISO-8859-4 ISO-8859-5 ISO-8859-6 ISO-8859-7 ISO-8859-8 "
-    "ISO-8859-8-I ISO-8859-10 ISO-8859-13 ISO-8859-14 ISO-8859-15 ISO-8859-16 KOI8-R KOI8-U "
-    "macintosh windows-874 windows-1250 windows-1251 windows-1252 windows-1253 windows-1254 "
-    "windows-1255 windows-1256 windows-1257 windows-1258 x-mac-cyrillic"
-).split()
+SINGLE_BYTE = [
+    "IBM866",
+    "ISO-8859-2",
+    "ISO-8859-3",
+    "ISO-8859-4",
+    "ISO-8859-5",
+    "ISO-8859-6",
+    "ISO-8859-7",
+    "ISO-8859-8",
+    "ISO-8859-8-I",
+    "ISO-8859-10",
+    "ISO-8859-13",
+    "ISO-8859-14",
+    "ISO-8859-15",
+    "ISO-8859-16",
+    "KOI8-R",
+    "KOI8-U",
+    "macintosh",
+    "windows-874",
+    "windows-1250",
+    "windows-1251",
+    "windows-1252",
+    "windows-1253",
+    "windows-1254",
+    "windows-1255",
+    "windows-1256",
+    "windows-1257",
+    "windows-1258",
+    "x-mac-cyrillic",
+]
 
 
 def _single_byte(name: str) -> Callable[[], Decoder]:

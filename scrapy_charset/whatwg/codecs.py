@@ -18,7 +18,7 @@ Decoding
 Encoding
     The single-byte encodings and x-user-defined encode with the standard's encoders
     (their tables reversed). The others use the closest Python codec: UTF-8, UTF-16BE/LE,
-    gb18030, gbk (for GBK), big5hkscs (Big5), euc_jp, iso2022_jp, cp932 (Shift_JIS) and
+    gb18030 (also for GBK), big5hkscs (Big5), euc_jp, iso2022_jp, cp932 (Shift_JIS) and
     cp949 (EUC-KR); replacement encodes as UTF-8, its output encoding. ``errors`` is
     honoured when encoding.
 
@@ -74,7 +74,7 @@ _OWN_BOM["UTF-16LE"] = codecs.BOM_UTF16_LE
 #: Encoders that are Python codecs (the others are the standard's single-byte tables).
 _PYTHON_ENCODERS = {
     "UTF-8": "utf-8",
-    "GBK": "gbk",
+    "GBK": "gb18030",
     "gb18030": "gb18030",
     "Big5": "big5hkscs",
     "EUC-JP": "euc_jp",
@@ -106,18 +106,18 @@ def _codec_info(name: str) -> codecs.CodecInfo:
     python_codec = _PYTHON_ENCODERS.get(name)
     if python_codec is None:
 
-        def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        def encode(text: str, errors: str = "strict", /) -> tuple[bytes, int]:
             return singlebyte.encode(text, name, errors), len(text)
 
-        incremental_encoder: type[codecs.IncrementalEncoder] = type(
-            "IncrementalEncoder",
-            (codecs.IncrementalEncoder,),
-            {"encode": lambda self, text, final=False: encode(text, self.errors)[0]},
-        )
+        class IncrementalEncoder(codecs.IncrementalEncoder):
+            def encode(self, text: str, final: bool = False) -> bytes:
+                return singlebyte.encode(text, name, self.errors)
+
+        encoder, incremental_encoder = encode, IncrementalEncoder
     else:
         python_info = codecs.lookup(python_codec)
-        encode = python_info.encode
-        incremental_encoder = python_info.incrementalencoder
+        encoder = python_info.encode
+        incremental_encoder = python_info.incrementalencoder  # type: ignore[assignment]
 
     streams = name == "UTF-8" or name in singlebyte.DECODING_TABLES
 
@@ -129,9 +129,8 @@ def _codec_info(name: str) -> codecs.CodecInfo:
             if not final and not streams:
                 return "", 0
             if not self.started:
-                if bom is not None and not final and bom.startswith(data[: len(bom)]):
-                    if len(data) < len(bom):
-                        return "", 0  # maybe the start of a BOM: wait
+                if bom is not None and not final and len(data) < len(bom) and bom.startswith(data):
+                    return "", 0  # maybe the start of a BOM: wait
                 self.started = True
                 if bom is not None and data.startswith(bom):
                     text, used = self._decode_more(data[len(bom) :], final)
@@ -149,7 +148,7 @@ def _codec_info(name: str) -> codecs.CodecInfo:
             self.started = False
 
     return codecs.CodecInfo(
-        encode,
+        encoder,
         decode,
         name=codec_name(name),
         incrementaldecoder=IncrementalDecoder,

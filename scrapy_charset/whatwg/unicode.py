@@ -18,7 +18,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["utf16be_decode", "utf16le_decode", "utf8_decode"]
+__all__ = ["utf8_decode", "utf16be_decode", "utf16le_decode"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
