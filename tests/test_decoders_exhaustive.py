@@ -316,6 +316,19 @@ def test_longer_sequences(case: str) -> None:
     check(body, encoding, reference_decode(body, encoding))
 
 
+def test_iso_2022_jp_well_formed_runs_take_the_c_codec(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every JIS X 0208 pair in a well-formed run, decoded by the C codec path only."""
+    from scrapy_charset.whatwg import iso2022jp
+
+    def unexpected(data: bytes) -> str:
+        raise AssertionError("the state machine ran")
+
+    monkeypatch.setattr(iso2022jp, "_decode_pieces", unexpected)
+    jis = range(0x21, 0x7F)
+    body = b"".join(b"\x1b$B" + bytes((a, b)) + b"\x1b(B\n" for a in jis for b in jis)
+    check(body, "ISO-2022-JP", reference_decode(body, "ISO-2022-JP"))
+
+
 @pytest.mark.parametrize("encoding", ENCODING_NAMES)
 def test_every_single_byte_alone(encoding: str) -> None:
     """Each byte alone, and all 256 bytes in a row."""

@@ -19,9 +19,13 @@ index differs from it (``DIFFS``). All three tables are generated from the index
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
 
 from scrapy_charset.whatwg import _multibyte
 from scrapy_charset.whatwg.multibyte import STEPS, step_decode
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["DECODERS", "MultiByteDecoder"]
 
@@ -32,9 +36,12 @@ class MultiByteDecoder:
     def __init__(self, name: str) -> None:
         self.name = name
         self.c_codec = _multibyte.C_CODECS[name]
+        self._c_decode = codecs.lookup(self.c_codec).decode  # takes any buffer, no copy
         self.diffs = _multibyte.DIFFS[name]
         self.fixes = _multibyte.FIXES[name]
-        self._fix_table = str.maketrans(self.fixes) if self.fixes else {}
+        self.fix_table = str.maketrans(self.fixes) if self.fixes else {}
+        # Fixes whose text holds another fix's character (a swap) must apply at once.
+        self._chained = {c for c, text in self.fixes.items() if set(text) & set(self.fixes)}
         self.ambiguous = _multibyte.AMBIGUOUS[name]
         self.step = STEPS[name]
         self.error_handler = f"scrapy_charset.whatwg.{name.lower()}"
@@ -55,14 +62,22 @@ class MultiByteDecoder:
             raise exc
         return self.step(exc.object, exc.start, self.lookup)
 
-    def decode(self, data: bytes) -> str:
-        text = data.decode(self.c_codec, self.error_handler)
+    def decode(self, data: Buffer) -> str:
+        text = self._c_decode(data, self.error_handler)[0]
         for char, sequence in self.ambiguous:
-            if char in text and sequence in data:
-                return step_decode(data, self.step, self.lookup)
-        for char in self.fixes:
-            if char in text:
-                return text.translate(self._fix_table)
+            if char in text and sequence in bytes(data):
+                return step_decode(bytes(data), self.step, self.lookup)
+        return self.apply_fixes(text)
+
+    def apply_fixes(self, text: str) -> str:
+        """Translate the C codec's characters that the standard decodes otherwise."""
+        present = [char for char in self.fixes if char in text]
+        if not present:
+            return text
+        if self._chained.intersection(present):
+            return text.translate(self.fix_table)
+        for char in present:  # usually one or two: str.replace beats str.translate
+            text = text.replace(char, self.fixes[char])
         return text
 
 

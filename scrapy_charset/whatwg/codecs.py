@@ -45,19 +45,19 @@ __all__ = ["DECODERS", "codec_name", "decode", "register"]
 _PREFIX = "whatwg-"
 
 
-def _replacement(data: bytes) -> str:
+def _replacement(data: Buffer) -> str:
     """https://encoding.spec.whatwg.org/#replacement-decoder: one error for any input."""
-    return "\ufffd" if data else ""
+    return "\ufffd" if memoryview(data).nbytes else ""
 
 
-def _single_byte(name: str) -> Callable[[bytes], str]:
+def _single_byte(name: str) -> Callable[[Buffer], str]:
     table = singlebyte.DECODING_TABLES[name]
     charmap_decode = codecs.charmap_decode
     return lambda data: charmap_decode(data, "strict", table)[0]
 
 
 #: Encoding name -> its decoder (no BOM handling), error mode replacement.
-DECODERS: dict[str, Callable[[bytes], str]] = {
+DECODERS: dict[str, Callable[[Buffer], str]] = {
     "UTF-8": lambda data: unicode.utf8_decode(data)[0],
     **{name: _single_byte(name) for name in singlebyte.DECODING_TABLES},
     **{name: decoder.decode for name, decoder in _CJK.items()},
@@ -97,11 +97,11 @@ def _codec_info(name: str) -> codecs.CodecInfo:
     bom = _OWN_BOM.get(name)
 
     def decode(data: Buffer, errors: str = "strict", /) -> tuple[str, int]:
-        data = bytes(data)
-        size = len(data)
-        if bom is not None and data.startswith(bom):
-            data = data[len(bom) :]
-        return decoder(data), size
+        # bytes.decode() passes a memoryview: the decoders read it without a copy.
+        view = memoryview(data).cast("B")
+        if bom is not None and view[: len(bom)] == bom:
+            return decoder(view[len(bom) :]), view.nbytes
+        return decoder(view), view.nbytes
 
     python_codec = _PYTHON_ENCODERS.get(name)
     if python_codec is None:
@@ -194,7 +194,7 @@ def decode(body: bytes, encoding: str) -> str:
     if found is not None:
         name, size = found
         body = body[size:]
-    return DECODERS[name](bytes(body))
+    return DECODERS[name](body)
 
 
 register()

@@ -13,13 +13,23 @@ ESC (0x1B): every piece after the first starts where the spec's decoder is in it
 
 The "output flag" rule is kept: an escape sequence directly after another one (nothing
 decoded between them) is an error.
+
+Most documents only switch between ASCII and JIS X 0208 with well-formed runs. Those
+Python's C codec decodes, with EUC-JP's corrections (the same JIS X 0208 index): pairs the
+C codec lacks go through the error handler, the characters it maps differently are
+translated. A few searches tell the other documents apart (``_OTHER_ESCAPE`` ...).
 """
 
 from __future__ import annotations
 
 import codecs
+import re
+from typing import TYPE_CHECKING
 
 from scrapy_charset.whatwg.cjk import DECODERS
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["decode"]
 
@@ -74,16 +84,63 @@ def _decode_jis0208(body: bytes) -> tuple[str, bool]:
     return "".join(out), False
 
 
+# What Python's C codec decodes otherwise than the standard (it is exact elsewhere):
+#: an escape sequence other than ESC ( B, ESC $ B and ESC $ @ (katakana, Roman, unknown);
+_OTHER_ESCAPE = re.compile(rb"\x1b(?!\$[B@]|\(B)")
+#: a JIS X 0208 run with a byte outside 0x21-0x7E (a control byte passes through there);
+_JIS_RUN_BREAK = re.compile(rb"\x1b\$[B@][\x21-\x7e]*+(?!\x1b|\Z)")
+#: an escape sequence right after another one (the output flag makes that an error).
+_TWO_ESCAPES = (b"\x1b(B\x1b", b"\x1b$B\x1b", b"\x1b$@\x1b")
+_ERRORS = "scrapy_charset.whatwg.iso-2022-jp"
+
+
+class _NotAPair(Exception):
+    pass
+
+
+def _on_error(exc: UnicodeError) -> tuple[str, int]:
+    """The C codec lacks a JIS X 0208 pair: look it up as EUC-JP does."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    pair = exc.object[exc.start : exc.start + 2]
+    if len(pair) != 2 or pair.translate(None, _JIS_BYTES):
+        raise _NotAPair
+    found = _EUC_JP.lookup(pair.translate(_TO_EUC_JP))
+    return (_FFFD if found is None else found), exc.start + 2
+
+
+codecs.register_error(_ERRORS, _on_error)
+
+
 def _decode_run(body: bytes, state: str) -> tuple[str, bool]:
     if state == _LEAD:
         return _decode_jis0208(body)
     return codecs.charmap_decode(body, "strict", _TABLES[state])[0], False
 
 
-def decode(data: bytes) -> str:
+def decode(data: Buffer) -> str:
     """The ISO-2022-JP decoder over *data*."""
+    data = bytes(data)
     if data.isascii() and b"\x1b" not in data and b"\x0e" not in data and b"\x0f" not in data:
         return data.decode("ascii")
+    if not (
+        b"\x0e" in data
+        or b"\x0f" in data  # SO and SI are errors; the C codec passes them through
+        or any(two in data for two in _TWO_ESCAPES)
+        or _OTHER_ESCAPE.search(data)
+        or _JIS_RUN_BREAK.search(data)
+    ):
+        try:
+            text = data.decode("iso2022_jp", _ERRORS)
+        except _NotAPair:
+            pass
+        else:
+            return _EUC_JP.apply_fixes(text)
+    return _decode_pieces(data)
+
+
+def _decode_pieces(data: bytes) -> str:
+    """The state machine, run by pieces between escapes."""
     pieces = data.split(b"\x1b")
     text, pending = _decode_run(pieces[0], _ASCII)
     out = [text]

@@ -12,8 +12,12 @@ encoders are the same tables reversed (``codecs.charmap_build``), the spec's enc
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
 
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["DECODING_TABLES", "ENCODING_MAPS", "decode", "encode"]
 
@@ -31,7 +35,7 @@ ENCODING_MAPS = {
 }
 
 
-def decode(data: bytes, name: str) -> str:
+def decode(data: Buffer, name: str) -> str:
     """The single-byte (or x-user-defined) decoder of encoding *name*."""
     return codecs.charmap_decode(data, "strict", DECODING_TABLES[name])[0]
 

@@ -17,22 +17,29 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["utf8_decode", "utf16be_decode", "utf16le_decode"]
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def utf8_decode(data: bytes, final: bool = True) -> tuple[str, int]:
+def utf8_decode(data: Buffer, final: bool = True) -> tuple[str, int]:
     """The UTF-8 decoder: ``(text, bytes consumed)``; not final keeps a trailing prefix."""
     return codecs.utf_8_decode(data, "replace", final)
 
 
-def _utf16_decode(data: bytes, big_endian: bool) -> str:
+def _utf16_decode(data: Buffer, big_endian: bool) -> str:
     try:
-        return data.decode("utf-16-be" if big_endian else "utf-16-le")
+        return (codecs.utf_16_be_decode if big_endian else codecs.utf_16_le_decode)(
+            data, "strict", True
+        )[0]
     except UnicodeDecodeError:
         pass
+    data = bytes(data)
     odd = len(data) % 2
     text = data[: len(data) - odd].decode(
         "utf-16-be" if big_endian else "utf-16-le", "surrogatepass"
@@ -45,11 +52,11 @@ def _utf16_decode(data: bytes, big_endian: bool) -> str:
     return text + "\ufffd" if odd else text
 
 
-def utf16be_decode(data: bytes) -> str:
+def utf16be_decode(data: Buffer) -> str:
     """The UTF-16BE decoder (no BOM handling)."""
     return _utf16_decode(data, big_endian=True)
 
 
-def utf16le_decode(data: bytes) -> str:
+def utf16le_decode(data: Buffer) -> str:
     """The UTF-16LE decoder (no BOM handling)."""
     return _utf16_decode(data, big_endian=False)
