@@ -77,6 +77,8 @@ CASES: dict[str, tuple[str | None, str]] = {
 
 def country_names(language: str) -> str:
     """Every country name in pycountry's ISO 3166-1 catalogue, translated."""
+    if language == "en":  # the catalogue's own language
+        return "\n".join(country.name for country in pycountry.countries)
     path = Path(pycountry.LOCALES_DIR) / language / "LC_MESSAGES" / "iso3166-1.mo"
     with path.open("rb") as file:
         catalogue = gettext.GNUTranslations(file)
