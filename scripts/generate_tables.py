@@ -332,6 +332,61 @@ def _compare(
         wrong.setdefault(c_text, []).append((seq, spec_text))
 
 
+def _encoder_skips(name: str, seq: bytes) -> bool:
+    """Index sequences the standard's encoder never outputs."""
+    if name == "Big5":
+        return seq[0] < 0xA1  # pointers under (0xA1 - 0x81) * 157: HKSCS
+    if name == "EUC-JP":
+        return len(seq) == 3  # no JIS X 0212
+    if name == "Shift_JIS":
+        lead, byte = seq
+        pointer = (
+            (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - (0x40 if byte < 0x7F else 0x41)
+        )
+        return 8272 <= pointer <= 8835
+    return len(seq) == 4 and name != "gb18030"
+
+
+#: Big5's encoder takes the last pointer for these code points, the first for the others.
+_BIG5_LAST = frozenset("\u2550\u255e\u2561\u256a\u5341\u5345")
+
+
+def _encoder_overrides(  # noqa: PLR0917
+    name: str,
+    codec: str,
+    lookup: Lookup,
+    step: Callable[[bytes, int, Lookup], tuple[str, int]],
+    diff: dict[bytes, str],
+    wrong: dict[str, list[tuple[bytes, str]]],
+) -> dict[str, bytes]:
+    """Code point -> the encoder's bytes, where the C codec's do not decode back to it.
+
+    b"" marks a code point the C codec encodes but the standard's encoder cannot.
+    """
+    from scrapy_charset.whatwg.multibyte import step_decode
+
+    first: dict[str, bytes] = {}
+    for seq in sorted({*_lookup_sequences(name), *diff}):
+        text = diff[seq] if seq in diff else lookup(seq)
+        if not text or len(text) != 1 or _encoder_skips(name, seq):
+            continue
+        if text not in first or (name == "Big5" and text in _BIG5_LAST):
+            first[text] = seq
+    overrides: dict[str, bytes] = {}
+    for char in sorted({*first, *wrong}):
+        try:
+            encoded: bytes | None = char.encode(codec)
+        except UnicodeEncodeError:
+            encoded = None
+        if encoded is not None and step_decode(encoded, step, lookup) == char:
+            continue
+        if char in first:
+            overrides[char] = first[char]
+        elif encoded is not None:
+            overrides[char] = b""
+    return overrides
+
+
 def generate_multi_byte(spec_dir: Path) -> str:
     """The corrections the CJK decoders apply to Python's C codecs.
 
@@ -348,6 +403,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     diffs: dict[str, dict[bytes, str]] = {}
     fixes: dict[str, dict[str, str]] = {}
     ambiguous: dict[str, list[tuple[str, bytes]]] = {}
+    overrides: dict[str, dict[str, bytes]] = {}
     for name, codec in C_CODECS.items():
         lookup, step = spec[name], STEPS[name]
         diff: dict[bytes, str] = {}
@@ -383,6 +439,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
             else:
                 ambiguous[name].extend((char, seq) for seq, _ in cases)
         diffs[name], fixes[name] = diff, fix
+        overrides[name] = _encoder_overrides(name, codec, lookup, step, diff, wrong)
 
     def text_literal(text: str) -> str:
         return (
@@ -433,6 +490,16 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append(
         "#: A C codec output character that is wrong only where this sequence produced it."
     )
+    lines.append(
+        "#: Code point -> the encoder's bytes where the C codec's do not decode back (b\"\": none)."
+    )
+    lines.append("ENCODE: dict[str, dict[str, bytes]] = {")
+    for name, override in overrides.items():
+        lines.append(f"    {name!r}: {{")
+        lines.extend(f"        {text_literal(c)}: {seq!r}," for c, seq in override.items())
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
     lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
     for name, triggers in ambiguous.items():
         lines.append(f"    {name!r}: (")

@@ -280,6 +280,36 @@ def test_encode_round_trips_through_scrapy(encoding: str) -> None:
     assert response.body.decode(codec_name(encoding)) == text
 
 
+@pytest.mark.parametrize(
+    ("encoding", "text", "errors", "expected"),
+    [
+        pytest.param("EUC-JP", "a\uff5e", "strict", b"a\xa1\xc1", id="euc-jp-fullwidth-tilde"),
+        pytest.param(
+            "Big5", "\uff0f\u2215", "strict", b"\xa1\xfe\xa2\x41", id="big5-solidus-and-slash"
+        ),
+        pytest.param("Big5", "€", "strict", b"\xa3\xe1", id="big5-euro"),
+        pytest.param(
+            "gb18030", "ḿ\ue7c7", "strict", b"\xa8\xbc\x81\x35\xf4\x37", id="gb18030-swap"
+        ),
+        pytest.param("GBK", "\u3000\ue5e5", "replace", b"\xa1\xa1?", id="gbk-ue5e5-unencodable"),
+        pytest.param(
+            "Big5", "a¥b¥", "xmlcharrefreplace", b"a&#165;b&#165;", id="big5-yen-not-in-index"
+        ),
+        pytest.param("Shift_JIS", "\uf8f0", "replace", b"?", id="shift_jis-pua-f8f0-not-in-index"),
+        pytest.param("EUC-KR", "\U0010ffff", "replace", b"?", id="euc-kr-not-encodable"),
+    ],
+)
+def test_cjk_encoders_encode_what_the_decoders_decode(
+    encoding: str, text: str, errors: str, expected: bytes
+) -> None:
+    assert text.encode(codec_name(encoding), errors) == expected
+
+
+def test_cjk_encoder_strict_raises_for_what_the_index_lacks() -> None:
+    with pytest.raises(UnicodeEncodeError):
+        "¥".encode(codec_name("Big5"))
+
+
 def test_replacement_encodes_as_utf8() -> None:
     assert "é".encode(codec_name("replacement")) == b"\xc3\xa9"
     assert b"\xc3\xa9".decode(codec_name("replacement")) == R

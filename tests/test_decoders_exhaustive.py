@@ -338,3 +338,26 @@ def test_every_single_byte_alone(encoding: str) -> None:
         assert body.decode(name) == reference_decode(body, encoding), body
     body = bytes(range(1, 256))
     check(body, encoding, reference_decode(body, encoding))
+
+
+@pytest.mark.parametrize("case", [c for c in INDEX_CASES if "ISO-2022-JP" not in c])
+def test_index_code_points_encode_back(case: str) -> None:
+    """Each code point of the index encodes to bytes that decode back to it.
+
+    Big5's encoder leaves out the HKSCS pointers (under 5024), as the standard's does.
+    """
+    encoding, pointers = INDEX_CASES[case]
+    name = codec_name(encoding)
+    unencodable = []
+    for sequence, code_point in pointers():
+        char = chr(code_point)
+        try:
+            encoded = char.encode(name)
+        except UnicodeEncodeError:
+            unencodable.append(sequence)
+            continue
+        assert encoded.decode(name) == char, (sequence, char, encoded)
+    if encoding == "Big5":
+        assert all(sequence[0] < 0xA1 for sequence in unencodable)
+    else:
+        assert unencodable == []

@@ -19,6 +19,7 @@ index differs from it (``DIFFS``). All three tables are generated from the index
 from __future__ import annotations
 
 import codecs
+import re
 from typing import TYPE_CHECKING
 
 from scrapy_charset.whatwg import _multibyte
@@ -44,8 +45,69 @@ class MultiByteDecoder:
         self._chained = {c for c, text in self.fixes.items() if set(text) & set(self.fixes)}
         self.ambiguous = _multibyte.AMBIGUOUS[name]
         self.step = STEPS[name]
+        self._c_encode = codecs.lookup(self.c_codec).encode
+        # Code points whose C codec bytes decode otherwise, or that the C codec lacks:
+        # the index's bytes (None: the standard's encoder has none either).
+        self._override: dict[str, bytes | None] = {
+            char: sequence or None for char, sequence in _multibyte.ENCODE[name].items()
+        }
+        self._override_re = (
+            re.compile("([" + "".join(map(re.escape, self._override)) + "])")
+            if self._override
+            else None
+        )
         self.error_handler = f"scrapy_charset.whatwg.{name.lower()}"
         codecs.register_error(self.error_handler, self._on_error)
+
+    def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
+        """The C codec's encoder; a character it lacks takes the index's bytes, if any.
+
+        Where the C codec's bytes for a code point would decode to another one, the
+        standard's encoder's bytes (its index pointer) are taken instead (``ENCODE``,
+        generated), so text decoded by the standard's decoder encodes back.
+        """
+        if self._override_re is not None and self._override_re.search(text):
+            return self._encode_overridden(text, errors), len(text)
+        try:
+            return self._c_encode(text, "strict")
+        except UnicodeEncodeError:
+            pass
+        handler = f"{self.error_handler}.encode.{errors}"
+        try:
+            codecs.lookup_error(handler)
+        except LookupError:
+            fallback = codecs.lookup_error(errors)
+            override = self._override
+
+            def on_error(exc: UnicodeError) -> tuple[str | bytes, int]:
+                if isinstance(exc, UnicodeEncodeError):
+                    found = override.get(exc.object[exc.start])
+                    if found is not None:
+                        return found, exc.start + 1
+                return fallback(exc)
+
+            codecs.register_error(handler, on_error)
+        return self._c_encode(text, handler)
+
+    def _encode_overridden(self, text: str, errors: str) -> bytes:
+        """Encode *text* around the characters whose C codec bytes decode otherwise."""
+        assert self._override_re is not None
+        out = []
+        position = 0
+        for index, part in enumerate(self._override_re.split(text)):
+            position += len(part)
+            if index % 2 == 0:
+                out.append(self.encode(part, errors)[0] if part else b"")
+                continue
+            found = self._override[part]
+            if found is None:  # not in the index: the caller's error handling
+                exc = UnicodeEncodeError(self.c_codec, text, position - 1, position, "not in index")
+                replacement = codecs.lookup_error(errors)(exc)[0]
+                if isinstance(replacement, str):
+                    replacement = self.encode(replacement, errors)[0]
+                found = replacement
+            out.append(found)
+        return b"".join(out)
 
     def lookup(self, sequence: bytes) -> str | None:
         """The index's text for *sequence*: the generated difference, else the C codec's."""

@@ -19,8 +19,9 @@ Encoding
     The single-byte encodings and x-user-defined encode with the standard's encoders
     (their tables reversed). The others use the closest Python codec: UTF-8, UTF-16BE/LE,
     gb18030 (also for GBK), big5hkscs (Big5), euc_jp, iso2022_jp, cp932 (Shift_JIS) and
-    cp949 (EUC-KR); replacement encodes as UTF-8, its output encoding. ``errors`` is
-    honoured when encoding.
+    cp949 (EUC-KR); for a character the C codec cannot encode, the CJK encoders (but
+    ISO-2022-JP) take the index's bytes (e.g. U+FF5E is A1 C1 in EUC-JP). Replacement
+    encodes as UTF-8, its output encoding. ``errors`` is honoured when encoding.
 
 Incremental decoders stream the stateless single-byte decoders and UTF-8; the others
 decode when the input is final.
@@ -114,6 +115,9 @@ def _codec_info(name: str) -> codecs.CodecInfo:
                 return singlebyte.encode(text, name, self.errors)
 
         encoder, incremental_encoder = encode, IncrementalEncoder
+    elif name in _CJK:
+        encoder = _CJK[name].encode
+        incremental_encoder = codecs.lookup(python_codec).incrementalencoder  # type: ignore[assignment]
     else:
         python_info = codecs.lookup(python_codec)
         encoder = python_info.encode
