@@ -71,7 +71,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     "replacement": (None, "en"),
     "UTF-16BE": ("utf-16-be", "ja"),
     "UTF-16LE": ("utf-16-le", "ja"),
-    "x-user-defined": ("latin-1", "en"),
+    "x-user-defined": ("cp1252", "en"),  # no Python codec: a charmap one, for scale
 }
 
 
@@ -94,7 +94,7 @@ def bodies(encoding: str) -> tuple[bytes, bytes]:
         once = b"\n".join(line.encode("iso2022_jp", "ignore") for line in text.split("\n"))
     else:
         once = text.encode(python_codec or "utf-8", "ignore")
-    once += b"\n"
+    once += "\n".encode(python_codec or "utf-8")
     valid = (once * (SIZE // len(once) + 1))[:SIZE]
     if encoding in ("UTF-16BE", "UTF-16LE"):
         valid = valid[: len(valid) // 2 * 2]
