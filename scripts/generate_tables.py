@@ -455,6 +455,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
             + '"'
         )
 
+    provenance.append("The differences are against Python's codecs " + ", ".join(C_CODECS.values()))
     lines = [index_header(provenance)]
     lines.append('"""Corrections to Python\'s CJK C codecs (see scrapy_charset.whatwg.cjk)."""')
     lines.append("")

@@ -7,6 +7,7 @@
 # index-jis0212.txt: identifier 83bf90dd1c591a4355730d8c4567efc499d74da7490531019ef22a879991cfb7, date 2024-09-18
 # index-euc-kr.txt: identifier 1d97134cbf187263585bc8f593ca4196654ed4c7a673f5672eaad4f5d9fdc4ba, date 2024-09-18
 # index-gb18030-ranges.txt: identifier f963aaa1653f630c523e7b04729fb4e4458f35806c45eb5c179445623138f0c0, date 2024-09-18
+# The differences are against Python's codecs gb18030, big5hkscs, euc_jp, cp932, cp949
 
 """Corrections to Python's CJK C codecs (see scrapy_charset.whatwg.cjk)."""
 

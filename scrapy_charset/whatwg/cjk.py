@@ -45,6 +45,7 @@ class MultiByteDecoder:
         self._chained = {c for c, text in self.fixes.items() if set(text) & set(self.fixes)}
         self.ambiguous = _multibyte.AMBIGUOUS[name]
         self.step = STEPS[name]
+        self._pairs: dict[bytes, str | None] = {}
         self._c_encode = codecs.lookup(self.c_codec).encode
         # Code points whose C codec bytes decode otherwise, or that the C codec lacks:
         # the index's bytes (None: the standard's encoder has none either).
@@ -114,8 +115,16 @@ class MultiByteDecoder:
         found = self.diffs.get(sequence)
         if found is not None:
             return found or None  # "" marks a sequence the index leaves null
+        if len(sequence) == 2:  # at most 65,536 pairs: remember them
+            if sequence in self._pairs:
+                return self._pairs[sequence]
+            found = self._pairs[sequence] = self._c_lookup(sequence)
+            return found
+        return self._c_lookup(sequence)
+
+    def _c_lookup(self, sequence: bytes) -> str | None:
         try:
-            return sequence.decode(self.c_codec)
+            return self._c_decode(sequence)[0]
         except UnicodeDecodeError:
             return None
 
