@@ -170,7 +170,7 @@ def clean_values(*, per_language: int = 10_000, seed: int = 1) -> list[Field]:
                 a = f"{rng.randint(1, 99_999):,}".replace(",", "\u00a0")
                 fields.append(Field(language, "price", fmt.format(a=a, b="50", c=a + "0")))
         separator = "、" if language in ("ja", "zh_CN", "zh_TW", "zh_HK") else ", "
-        for _ in range(max(5, min(100, len(names) // 20))):
+        for _ in range(max(2, min(100, len(names) // 20, per_language // 10))):
             fields.append(Field(language, "description", separator.join(rng.sample(names, 12))))
     return fields
 

@@ -101,6 +101,7 @@ _LEAD_1251 = _chars(_WINDOWS_1251_HIGH, 0xC2, 0xF4)
 _CONT_1251 = _chars(_WINDOWS_1251_HIGH, 0x80, 0xBF)
 _NON_ASCII_1252 = re.escape(_WINDOWS_1252_HIGH[0x21:]) + "\u0080-\u009f" + _CONT_1252
 
+_UTF8_PAIR = re.compile(f"[{_LEAD_1252}][{_CONT_1252}]|[{_LEAD_1251}][{_CONT_1251}]")
 _SUSPICIOUS = re.compile(
     f"[{_LEAD_1252}][{_CONT_1252}]"
     f"|[{_LEAD_1251}][{_CONT_1251}]"
@@ -244,9 +245,13 @@ def _segment_step(text: str) -> tuple[str, str] | None:
     "Ã…land" -> "Åland" passes, "Straße“" (ß and “ form a valid sequence) does not.
     """
     for kind, pattern in _SEQUENCES:
+        if not pattern.search(text):
+            continue
         out: list[str] = []
         last = 0
         for token in _TOKEN.finditer(text):
+            if token.group().isascii():
+                continue
             repaired = _repair_token(token.group(), kind, pattern)
             if repaired is not None:
                 out += [text[last : token.start()], repaired]
@@ -319,6 +324,8 @@ def _utf8_rounds(text: str) -> tuple[str, str, bool] | None:
     kind = ""
     segments = False
     for _ in range(4):
+        if not _UTF8_PAIR.search(text):
+            break
         step = _ftfy_step(text)
         if step is not None:
             fixed, more, step_kind, step_segments = step
@@ -371,9 +378,13 @@ _UTF8_SEQUENCE = re.compile(
 )
 
 
+_CUT_HEAD = re.compile(rb"\A[\x80-\xbf]{1,3}")
+_CUT_TAIL = re.compile(rb"(?:[\xc2-\xdf]|[\xe0-\xef][\x80-\xbf]?|[\xf0-\xf4][\x80-\xbf]{0,2})\Z")
+
+
 def _utf8_as_shift_jis(text: str) -> Finding | None:
     """UTF-8 bytes decoded as Shift_JIS: re-encode runs, and most bytes must be UTF-8."""
-    covered = total = 0
+    covered = total = sequences = 0
     pieces: list[str] = []
     last = 0
     exact = True
@@ -382,8 +393,15 @@ def _utf8_as_shift_jis(text: str) -> Finding | None:
             raw = match.group().encode("cp932")
         except UnicodeEncodeError:
             continue
+        # Next to a U+FFFD, a sequence was cut: its stray ends do not count against it.
+        if match.start() > 0 and text[match.start() - 1] == "\ufffd":
+            raw = _CUT_HEAD.sub(b"", raw)
+        if match.end() < len(text) and text[match.end()] == "\ufffd":
+            raw = _CUT_TAIL.sub(b"", raw)
         high = sum(1 for b in raw if b >= 0x80)
-        good = sum(len(m.group()) for m in _UTF8_SEQUENCE.finditer(raw))
+        found = _UTF8_SEQUENCE.findall(raw)
+        good = sum(map(len, found))
+        sequences += len(found)
         total += high
         covered += good
         try:
@@ -396,6 +414,13 @@ def _utf8_as_shift_jis(text: str) -> Finding | None:
             pieces.append(decoded)
             last = match.end()
     if total == 0 or covered < 2 or covered < 0.8 * total:
+        return None
+    # Continuation bytes 0xA1-0xBF read as Shift_JIS are half-width katakana, so real
+    # damage shows them (or U+FFFD where a sequence broke); ordinary Chinese or Japanese
+    # text can hold a valid sequence or two by chance ("邱北" is E7 B7 96 6B).
+    if not any("\uff61" <= c <= "\uff9f" or c == "\ufffd" for c in text) and (
+        sequences < 3 or not exact
+    ):
         return None
     pieces.append(text[last:])
     repaired = "".join(pieces)
@@ -511,7 +536,7 @@ def _plausible_cjk(decoded: str, encoding: str, consumed: bool) -> bool:
             if not _cjk_ok(c, encoding):
                 return False
             han += not _is_cjk_punct(c)
-    if encoding in ("Shift_JIS", "EUC-JP") and _BAD_KANA.search(decoded):
+    if encoding in ("Shift_JIS", "EUC-JP") and not _plausible_japanese(decoded):
         return False
     return han >= 2
 
@@ -522,6 +547,27 @@ _BAD_KANA = re.compile(
     "(?:^|[^きしちにひみりぎじぢびぴ])[ゃゅょ]|(?:^|[^キシチニヒミリギジヂビピテデフヴウ])[ャュョ]"
     "|(?:^|[^\u3040-\u30ff])[ぁぃぅぇぉっァィゥェォッー]|^[んをンヲ]"
 )
+
+
+def _kana_class(c: str) -> str:
+    if "\u3041" <= c <= "\u309f":
+        return "h"
+    if "\u30a1" <= c <= "\u30ff" and c not in "ヶヵ":
+        return "k"
+    return "x"
+
+
+def _plausible_japanese(decoded: str) -> bool:
+    """Kana where Japanese puts them: no impossible small kana, no lone katakana between
+    kanji, not a different kind of character at every step ("い仇チ郁" is Big5 中華民國)."""
+    if _BAD_KANA.search(decoded):
+        return False
+    classes = [_kana_class(c) for c in decoded if not c.isascii() and not _is_cjk_punct(c)]
+    for i in range(1, len(classes) - 1):
+        if classes[i] == "k" and classes[i - 1] != "k" and classes[i + 1] != "k":
+            return False
+    switches = sum(a != b for a, b in itertools.pairwise(classes))
+    return not (len(classes) >= 3 and switches == len(classes) - 1)
 
 
 def _plausible_cyrillic(decoded: str) -> bool:
@@ -540,6 +586,9 @@ def _plausible_cyrillic(decoded: str) -> bool:
             return False
         letters += cyrillic
     return letters >= 3
+
+
+_LONG = 40  # bytes: from here on the detector's guess is trusted
 
 
 def _chardetng_guess(raw: bytes) -> str | None:
@@ -578,20 +627,25 @@ def _legacy_as_windows_1252(text: str) -> Finding | None:
         # Cyrillic readings differ in case: running text is mostly lowercase.
         best = max(sum(ch.islower() for ch in c[1]) for c in cyrillic)
         candidates = [c for c in cyrillic if sum(ch.islower() for ch in c[1]) == best]
-    if len(candidates) > 1:
-        # Prefer the reading made of the encoding's frequent characters (GB2312 and Big5
-        # level 1, JIS X 0208 kana and level-1 kanji, KS X 1001 Hangul).
-        scores = [_commonness(decoded, name) for name, decoded in candidates]
-        best_score = max(scores)
-        candidates = [c for c, score in zip(candidates, scores, strict=True) if score == best_score]
     if len(candidates) == 1:
         name, decoded = candidates[0]
         return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
-    # Several encodings give plausible text: ask a frequency-based detector (Firefox's
-    # chardetng) and follow it only when it names one of them; otherwise do not guess.
+    # Several encodings give plausible text. A frequency-based detector (Firefox's
+    # chardetng) is right on long text; on short text, prefer the reading made of the
+    # encoding's frequent characters (GB2312 and Big5 level 1, JIS X 0208 kana and
+    # level-1 kanji, KS X 1001 Hangul), and ask the detector only to break a tie.
     guess = _chardetng_guess(raw)
     if guess == "gb18030":
         guess = "GBK"
+    by_name = dict(candidates)
+    if guess is not None and len(raw) >= _LONG and guess in by_name:
+        return Finding(LEGACY_AS_WINDOWS_1252, by_name[guess], encoding=guess)
+    scores = [_commonness(decoded, name) for name, decoded in candidates]
+    best_score = max(scores)
+    candidates = [c for c, score in zip(candidates, scores, strict=True) if score == best_score]
+    if len(candidates) == 1:
+        name, decoded = candidates[0]
+        return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
     for name, decoded in candidates:
         if name == guess:
             return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
@@ -675,11 +729,12 @@ def find_mojibake(text: str) -> Finding | None:
             # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
             # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
             legacy = _legacy_as_windows_1252(text)
-            if legacy is not None and legacy.repaired is not None:
+            if legacy is not None:
                 return legacy
         if "\x1a" in fixed and "\x1a" not in text:
-            # ftfy's sloppy encodings write a lost character as 0x1A: information is gone.
-            return Finding(kind, None, lossy=True)
+            # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
+            # around lost characters, not a reading of real bytes.
+            return None
         lossy = "\ufffd" in fixed
         return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
     if any("\u3000" <= c <= "\uffef" for c in text):
