@@ -16,7 +16,7 @@ from benchmarks._itemdata import (
     utf8_samples,
     windows_1252,
 )
-from scrapy_charset import TextReport, inspect_text
+from scrapy_charset.textcheck import TextReport, inspect_text
 from scrapy_charset.mojibake import SAFE_KINDS
 
 
