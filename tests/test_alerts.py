@@ -3,9 +3,13 @@ against the field's own baseline, once per field and kind."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from scrapy_charset.alerts import REPLACEMENT, Alert, AlertRules
+from tests.spec import REPO
 
 MOJIBAKE = "utf8-as-windows-1252"
 
@@ -98,3 +102,77 @@ def test_rate_over() -> None:
     feed(rules, "xx..")
     assert rules.rate_over(0.5) == ("title", REPLACEMENT, 0.5)
     assert rules.rate_over(0.51) is None
+
+
+# --- The Spidermon suite reads the alert stats (extra [spidermon]) ------------------------
+
+MONITOR_CASES = [
+    pytest.param({}, {}, [], id="no-items"),
+    pytest.param({"charset/items_checked": 100}, {}, [], id="clean"),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/alerts/replacement": 1},
+        {},
+        ["test_alerts"],
+        id="an-alert",
+    ),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/alerts/replacement": 1},
+        {"CHARSET_MONITOR_MAX_ALERTS": 1},
+        [],
+        id="an-alert-allowed",
+    ),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/replacement/items": 1},
+        {},
+        [],
+        id="replacement-at-the-limit",
+    ),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/replacement/items": 2},
+        {},
+        ["test_replacement_rate"],
+        id="replacement-over",
+    ),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/mojibake/items": 2},
+        {"CHARSET_MONITOR_MAX_MOJIBAKE_RATE": 0.02},
+        [],
+        id="mojibake-allowed",
+    ),
+    pytest.param(
+        {"charset/items_checked": 100, "charset/mojibake/items": 3},
+        {"CHARSET_MONITOR_MAX_MOJIBAKE_RATE": 0.02},
+        ["test_mojibake_rate"],
+        id="mojibake-over",
+    ),
+]
+
+
+@pytest.mark.parametrize(("stats", "settings", "failed"), MONITOR_CASES)
+def test_spidermon_suite(
+    stats: dict[str, int], settings: dict[str, object], failed: list[str]
+) -> None:
+    pytest.importorskip("spidermon")
+    import scrapy
+    from scrapy.utils.test import get_crawler
+    from spidermon.runners import MonitorRunner
+
+    from scrapy_charset.monitors import CharsetMonitorSuite
+
+    crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+    suite = CharsetMonitorSuite(crawler=crawler)
+    result = MonitorRunner().run(suite, stats=stats, crawler=crawler)
+    names = sorted(r.monitor._testMethodName for r in result.monitors_failed_results)
+    assert names == failed
+
+
+def test_monitors_module_imports_without_spidermon() -> None:
+    code = (
+        "import sys; sys.modules['spidermon'] = None\n"
+        "import scrapy_charset.monitors as m\n"
+        "try:\n    m.CharsetMonitorSuite()\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout
+    assert "pip install 'scrapy-charset[spidermon]'" in out
