@@ -175,13 +175,14 @@ def _ftfy_step(text: str) -> tuple[str, int, str, bool] | None:
     return fixed, rounds, kind, segments
 
 
-def _sequence_pattern(table: str, extra_cont: str = "") -> re.Pattern[str]:
+def _sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> re.Pattern[str]:
     """UTF-8 byte sequences, as a single-byte decoder shows them, one or more in a row."""
     lead2 = _chars(table, 0xC2, 0xDF)
     lead3 = _chars(table, 0xE0, 0xEF)
     lead4 = _chars(table, 0xF0, 0xF4)
     cont = _chars(table, 0x80, 0xBF) + extra_cont
-    return re.compile(f"(?:[{lead2}][{cont}]|[{lead3}][{cont}]{{2}}|[{lead4}][{cont}]{{3}})+")
+    sequence = f"(?:[{lead2}][{cont}]|[{lead3}][{cont}]{{2}}|[{lead4}][{cont}]{{3}})"
+    return re.compile(sequence if one else sequence + "+")
 
 
 _SEQUENCES = (
@@ -189,6 +190,16 @@ _SEQUENCES = (
     (UTF8_AS_WINDOWS_1251, _sequence_pattern(_WINDOWS_1251_HIGH)),
 )
 _TOKEN = re.compile("[^ \t\r\n]+")
+_ONE_SEQUENCE = {
+    UTF8_AS_WINDOWS_1252: _sequence_pattern(_WINDOWS_1252_HIGH, "\u0080-\u009f", one=True),
+    UTF8_AS_WINDOWS_1251: _sequence_pattern(_WINDOWS_1251_HIGH, one=True),
+}
+# Mojibake is made of the single-byte encoding's characters only: text outside its
+# repertoire (legitimate CJK next to a damaged name) bounds a token as spaces do.
+_ENCODABLE_TOKEN = {
+    UTF8_AS_WINDOWS_1252: re.compile(f"[!-~\u0080-\u00ff{re.escape(_WINDOWS_1252_HIGH[:0x20])}]+"),
+    UTF8_AS_WINDOWS_1251: re.compile(f"[!-~{re.escape(_WINDOWS_1251_HIGH)}]+"),
+}
 
 
 def _script(c: str) -> str:
@@ -208,13 +219,15 @@ def _coherent(text: str) -> bool:
     return all(_coherent_token(token.group()) for token in _TOKEN.finditer(text))
 
 
-def _coherent_token(token: str) -> bool:
+def _coherent_token(token: str, *, strong: bool = False) -> bool:
     """The non-ASCII letters of *token* are in one script; next to ASCII letters, a
     non-Latin script counts only with two letters or more ("CFPフラン", not "Straߓ")."""
     scripts = [_script(c) for c in token if not c.isascii()]
     found = set(scripts) - {""}
     if len(found) > 1:
         return False
+    if strong:
+        return True
     if found and found != {"LATIN"} and any(c.isascii() and c.isalpha() for c in token):
         return len(scripts) - scripts.count("") >= 2
     return True
@@ -248,18 +261,33 @@ def _segment_step(text: str) -> tuple[str, str] | None:
         if not pattern.search(text):
             continue
         out: list[str] = []
+        damaged: list[str] = []
         last = 0
-        for token in _TOKEN.finditer(text):
+        for token in _ENCODABLE_TOKEN[kind].finditer(text):
             if token.group().isascii():
                 continue
             repaired = _repair_token(token.group(), kind, pattern)
             if repaired is not None:
                 out += [text[last : token.start()], repaired]
+                damaged.append(token.group())
                 last = token.end()
-        if out:
+        if out and (kind != UTF8_AS_WINDOWS_1251 or _enough_1251(damaged, out[1::2])):
             out.append(text[last:])
             return "".join(out), kind
     return None
+
+
+def _enough_1251(damaged: list[str], repaired: list[str]) -> bool:
+    """Evidence of windows-1251 damage in the tokens repaired.
+
+    Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
+    E4 B3 BF, "В" and a no-break space are C2 A0): one repaired sequence in Cyrillic text
+    is no evidence; two are, and so is a Cyrillic letter inside a Latin word ("NigГ©ria").
+    """
+    if any(any(c.isascii() and c.isalpha() for c in token) for token in repaired):
+        return True
+    pattern = _ONE_SEQUENCE[UTF8_AS_WINDOWS_1251]
+    return sum(len(pattern.findall(token)) for token in damaged) >= 2
 
 
 _TWO_NON_ASCII = re.compile("[^\x00-\x7f]{2}")
@@ -280,10 +308,16 @@ def _repair_token(word: str, kind: str, pattern: re.Pattern[str]) -> str | None:
     whole = kind == UTF8_AS_WINDOWS_1251
     out: list[str] = []
     last = 0
+    # Three-byte sequences or longer do not form by chance in real text; a two-byte one
+    # does ("ß“" in "Straße“" reads as U+07D3).
+    strong = True
     for match in pattern.finditer(word):
         rest = word[last : match.start()]
         if _left_unrepaired(rest, whole):
             return None
+        strong = strong and all(
+            len(m.group()) >= 3 for m in _ONE_SEQUENCE[kind].finditer(match.group())
+        )
         decoded = _decode_segment(match.group(), kind)
         if decoded is None:
             return None
@@ -295,7 +329,7 @@ def _repair_token(word: str, kind: str, pattern: re.Pattern[str]) -> str | None:
     if _left_unrepaired(tail, whole):
         return None
     repaired = "".join([*out, tail])
-    return repaired if _coherent_token(repaired) else None
+    return repaired if _coherent_token(repaired, strong=strong) else None
 
 
 def _all_utf8(text: str) -> bool:
@@ -611,8 +645,13 @@ def _legacy_as_windows_1252(text: str) -> Finding | None:
         except UnicodeDecodeError:
             continue
         consumed = sum(c.isascii() and c.isalpha() for c in decoded) < letters
-        if _plausible_cjk(decoded, name, consumed):
-            candidates.append((name, decoded))
+        if not _plausible_cjk(decoded, name, consumed):
+            continue
+        # ASCII letters read as trail bytes ("¶V«n" is Big5 for 越南) must give frequent
+        # characters: "Írán" and "öböl" make valid but rare ones.
+        if consumed and _commonness(decoded, name) < 0.5:
+            continue
+        candidates.append((name, decoded))
     for name, codec in _CYRILLIC:
         try:
             decoded = raw.decode(codec)
@@ -665,6 +704,7 @@ _FREQUENT: dict[str, tuple[tuple[bytes, bytes], ...]] = {
     "EUC-KR": ((b"\xb0\xa1", b"\xc8\xfe"),),  # KS X 1001 Hangul
 }
 _PY_CODEC = dict(_CJK)
+_EUC_ROWS = frozenset({"GBK", "EUC-JP"})
 
 
 # Hangul syllables rare in running text: double or aspirated final consonants, the
@@ -695,6 +735,8 @@ def _commonness(decoded: str, name: str) -> float:
             continue
         total += 1
         raw = c.encode(codec)
+        if name in _EUC_ROWS and (len(raw) != 2 or raw[1] < 0xA1):
+            continue  # GBK's and EUC's extensions below 0xA1 are not the frequent rows
         frequent += any(low <= raw <= high for low, high in ranges)
     return frequent / total if total else 0.0
 

@@ -174,6 +174,12 @@ CONTROLS = [
     pytest.param("Þú, það, Ísland", id="icelandic"),
     pytest.param("Ámárico, Rúpía, Venäjän", id="ascii-between-accents"),
     pytest.param("Сірий, їжак, Євген", id="ukrainian"),
+    # Valid windows-1251 pairs by chance: "Сі" is D1 B3, "дії" E4 B3 BF, "В" + NBSP C2 A0.
+    pytest.param("креольська (острів Сі)", id="ukrainian-1251-pair"),
+    pytest.param("дії", id="ukrainian-1251-triple"),
+    pytest.param("В\u00a02020 году", id="russian-preposition-nbsp"),
+    # ASCII letters read as Big5/GBK trail bytes give rare characters only.
+    pytest.param("Írán, öböl-menti, ógörög", id="hungarian"),
     pytest.param("«Всё», — сказал он", id="russian-with-guillemets"),
     pytest.param("ｶﾀｶﾅ ﾃｽﾄ", id="halfwidth-katakana"),
     pytest.param("意大利, 片假名, 寬扎", id="chinese"),
