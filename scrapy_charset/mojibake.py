@@ -705,6 +705,12 @@ _FREQUENT: dict[str, tuple[tuple[bytes, bytes], ...]] = {
 }
 _PY_CODEC = dict(_CJK)
 _EUC_ROWS = frozenset({"GBK", "EUC-JP"})
+_SYMBOL_ROWS = {
+    "GBK": (b"\xa1", b"\xa2", b"\xa3"),
+    "Big5": (b"\xa1", b"\xa2", b"\xa3"),
+    "Shift_JIS": (b"\x81",),
+    "EUC-JP": (b"\xa1", b"\xa2"),
+}
 
 
 # Hangul syllables rare in running text: double or aspirated final consonants, the
@@ -733,8 +739,10 @@ def _commonness(decoded: str, name: str) -> float:
     for c in decoded:
         if c.isascii() or _is_cjk_punct(c):
             continue
-        total += 1
         raw = c.encode(codec)
+        if raw[:1] in _SYMBOL_ROWS[name]:
+            continue  # punctuation rows ("・", "’") count for no reading
+        total += 1
         if name in _EUC_ROWS and (len(raw) != 2 or raw[1] < 0xA1):
             continue  # GBK's and EUC's extensions below 0xA1 are not the frequent rows
         frequent += any(low <= raw <= high for low, high in ranges)
