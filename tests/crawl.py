@@ -69,7 +69,7 @@ def make_item(spec):
 def collect(item):
     items.append(ItemAdapter(item).asdict())
 
-process = CrawlerProcess(config["settings"], install_root_handler=True)
+process = CrawlerProcess(config["settings"])
 crawler = process.create_crawler(Probe)
 crawler.signals.connect(collect, signal=scrapy.signals.item_scraped)
 process.crawl(crawler)
@@ -111,7 +111,6 @@ def run_crawl(
         "ROBOTSTXT_OBEY": False,
         "RETRY_ENABLED": False,
         "DOWNLOAD_TIMEOUT": 30,
-        "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
     }
     config = {
         "urls": urls,
