@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 import pydantic
+import pytest
 import scrapy
 from scrapy import signals
 
@@ -220,3 +221,20 @@ def test_crawl_drops_items_and_closes_the_spider(tmp_path: Path) -> None:
     assert not any("\ufffd" in json.dumps(i, ensure_ascii=False) for i in result.items)
     assert stats["finish_reason"] == "charset_damage"
     assert {"closed": "charset_damage"} in records
+
+
+def test_crawl_spidermon_suite_fails_the_job(tmp_path: Path) -> None:
+    pytest.importorskip("spidermon")
+    result, _ = crawl(
+        tmp_path,
+        {
+            "SPIDERMON_ENABLED": True,
+            "EXTENSIONS": {"spidermon.contrib.scrapy.extensions.Spidermon": 500},
+            "SPIDERMON_SPIDER_CLOSE_MONITORS": ["scrapy_charset.monitors.CharsetMonitorSuite"],
+            "CHARSET_MONITOR_MAX_MOJIBAKE_RATE": 0.5,
+        },
+    )
+    assert "Charset/Charset alerts within CHARSET_MONITOR_MAX_ALERTS... FAIL" in result.log
+    assert "Charset/U+FFFD within CHARSET_MONITOR_MAX_REPLACEMENT_RATE... FAIL" in result.log
+    assert "Charset/Mojibake within CHARSET_MONITOR_MAX_MOJIBAKE_RATE... OK" in result.log
+    assert "[Spidermon] FAILED (failures=2)" in result.log
