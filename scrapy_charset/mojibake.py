@@ -662,10 +662,14 @@ def _legacy_as_windows_1252(text: str) -> Finding | None:
     if not candidates:
         return None
     cyrillic = [c for c in candidates if c[0] in _CYRILLIC_NAMES]
-    if len(cyrillic) > 1 and len(cyrillic) == len(candidates):
+    if len(cyrillic) > 1:
         # Cyrillic readings differ in case: running text is mostly lowercase.
         best = max(sum(ch.islower() for ch in c[1]) for c in cyrillic)
-        candidates = [c for c in cyrillic if sum(ch.islower() for ch in c[1]) == best]
+        candidates = [
+            c
+            for c in candidates
+            if c[0] not in _CYRILLIC_NAMES or sum(ch.islower() for ch in c[1]) == best
+        ]
     if len(candidates) == 1:
         name, decoded = candidates[0]
         return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
