@@ -17,7 +17,8 @@ how it was made, so that the name says what to fix upstream:
   bytes decoded as latin-1.
 
 The UTF-8 kinds are found and undone with ftfy's ``fix_encoding`` steps (its other fixers,
-which change clean text, are never used); Shift_JIS, the legacy kinds and C1 controls with
+which change clean text, are never used), then token by token with this module's own
+check for what ftfy leaves as too uncertain; Shift_JIS, the legacy kinds and C1 controls with
 this module's own code. Repairs of the first three kinds are exact inverses (re-encode the
 damaged segment, decode it as UTF-8), so they are the only ones applied by default; the
 others guess an encoding and are applied only on request (``legacy=True``).
@@ -214,14 +215,10 @@ def _script(c: str) -> str:
     return first
 
 
-def _coherent(text: str) -> bool:
-    """Every token's letters are in one script (see :func:`_coherent_token`)."""
-    return all(_coherent_token(token.group()) for token in _TOKEN.finditer(text))
-
-
 def _coherent_token(token: str, *, strong: bool = False) -> bool:
     """The non-ASCII letters of *token* are in one script; next to ASCII letters, a
-    non-Latin script counts only with two letters or more ("CFPフラン", not "Straߓ")."""
+    non-Latin script counts only with two letters or more ("CFPフラン", not "Straߓ"),
+    unless *strong* (every repaired sequence was three bytes or more)."""
     scripts = [_script(c) for c in token if not c.isascii()]
     found = set(scripts) - {""}
     if len(found) > 1:
