@@ -99,7 +99,7 @@ def rows(items: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
         out.append(
             {
                 "page": key,
-                "differs": text(plain) != text(charset),
+                "differs": bool(plain and charset) and text(plain) != text(charset),
                 "plain": {"encoding": _decision(plain), "text": text(plain)},
                 "charset": {"encoding": _decision(charset), "text": text(charset)},
             }

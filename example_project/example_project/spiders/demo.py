@@ -24,7 +24,7 @@ from example_project.demo_site import VIRTUAL_HOSTS, DemoSite
 _VISIBLE_TEXT = "//body//text()[not(ancestor::script or ancestor::style)]"
 
 #: Characters of page text kept in an item.
-TEXT_SAMPLE = 300
+TEXT_SAMPLE = 1000
 
 
 def _squash(parts: list[str]) -> str:
