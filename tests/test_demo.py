@@ -139,6 +139,16 @@ def _env() -> dict[str, str]:
     return env
 
 
+#: README's quick start; the fixture below runs its crawl part, as the user would.
+QUICK_START = (
+    'python -m pip install -e ".[demo]" && cd example_project && python -m scrapy crawl demo'
+)
+
+
+def test_readme_quick_start_is_the_crawl_tested_here() -> None:
+    assert f"\n{QUICK_START}\n" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def demo_crawl(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
     out = tmp_path_factory.mktemp("demo") / "items.jsonl"
@@ -241,6 +251,19 @@ def test_demo_crawl_log_shows_charset_stats(
 ) -> None:
     _, log = demo_crawl
     assert final_stats(log).get(stat, 0) >= at_least
+
+
+def test_demo_crawl_logs_charset_stats_while_it_runs(
+    demo_crawl: tuple[dict[str, Any], str],
+) -> None:
+    _, log = demo_crawl
+    periodic = log.split("[scrapy.extensions.periodic_log] INFO:")[-1]
+    assert '"charset/response_count"' in periodic
+
+
+def test_demo_crawl_logs_each_decision(demo_crawl: tuple[dict[str, Any], str]) -> None:
+    _, log = demo_crawl
+    assert re.search(r"\[demo\] INFO: http://127\.0\.0\.1:\d+/ja/ \[Shift_JIS \(meta\)\] ", log)
 
 
 def test_demo_crawl_counts_text_responses(demo_crawl: tuple[dict[str, Any], str]) -> None:

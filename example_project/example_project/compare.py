@@ -39,7 +39,7 @@ def crawl(
     # The project's add-ons (scrapy-charset) go to the second crawler only.
     addons = settings["ADDONS"].copy_to_dict()
     settings.set("ADDONS", {}, priority="project")
-    process = CrawlerProcess(settings, install_root_handler=True)
+    process = CrawlerProcess(settings)
     items: dict[str, list[dict[str, Any]]] = {}
     overrides: dict[str, dict[str, Any]] = {"plain": {}, "charset": {"ADDONS": addons}}
     for mode in modes:

@@ -498,6 +498,8 @@ if __name__ == "__main__":  # pragma: no cover - manual use
         print(f"Demo site on {site.base_url}/ (Ctrl+C to stop)")
         for page in pages():
             print(f"  {site.url(page):45} {page.what}")
+        print(f"Pages on {RU_HOST} go through this server as a proxy, for example:")
+        print(f"  http_proxy={site.base_url} scrapy charset http://{RU_HOST}/")
         try:
             while True:
                 time.sleep(3600)

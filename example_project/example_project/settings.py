@@ -12,8 +12,9 @@ ADDONS = {"scrapy_charset.Addon": 0}
 # Write each item's encoding decision (encoding, source, label, confidence) into this field.
 CHARSET_ITEM_FIELD = "encoding"
 
-# Show the charset/ stats while the crawl runs (every LOGSTATS_INTERVAL seconds), not only
-# in the final stats dump.
+# Show the charset/ stats while the crawl runs (every LOGSTATS_INTERVAL seconds and when
+# it ends), not only in the final stats dump.
+EXTENSIONS = {"scrapy.extensions.periodic_log.PeriodicLog": 0}
 PERIODIC_LOG_STATS = {"include": ["charset/"]}
 LOGSTATS_INTERVAL = 30.0
 

@@ -110,9 +110,13 @@ class DemoSpider(scrapy.Spider):
         item: dict[str, Any] = {"url": response.url, **extract(response)}
         if isinstance(response, TextResponse):
             item["response_encoding"] = response.encoding
-        self.logger.info(
-            "%s %s: %s", response.url, item.get("response_encoding", "-"), item["title"]
-        )
+        # scrapy-charset's decision for this response, when its middleware is enabled.
+        decision = response.meta.get("charset")
+        if isinstance(decision, dict):
+            how = f"{decision.get('encoding')} ({decision.get('source')})"
+        else:
+            how = item.get("response_encoding", "not text")
+        self.logger.info("%s [%s] %s", response.url, how, item["title"])
         yield item
         if not isinstance(response, HtmlResponse):
             return
