@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,6 +47,22 @@ def __getattr__(name: str) -> object:
 
 
 _ALIASES = {"lookup": "get_encoding"}
+
+
+class _Package(ModuleType):
+    """This package, where a public name shared with a subpackage stays the public object.
+
+    ``scrapy_charset.sniff`` is the function; importing the subpackage of the same name
+    would rebind it to the module (the import system sets the parent's attribute).
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _LAZY and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

@@ -416,6 +416,20 @@ def test_command_module_imports_nothing_else_from_the_package() -> None:
     assert out == "scrapy_charset,scrapy_charset.commands,scrapy_charset.commands.charset"
 
 
+def test_lazy_public_names_survive_a_subpackage_import() -> None:
+    # The package loads its public names lazily; importing the subpackage
+    # scrapy_charset.sniff first must not turn the function scrapy_charset.sniff into it.
+    code = (
+        "import scrapy_charset.sniff.bom, scrapy_charset\n"
+        "from scrapy_charset import sniff, lookup\n"
+        "print(callable(scrapy_charset.sniff), sniff(b'x').encoding, lookup('latin1'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout.strip()
+    assert out == "True UTF-8 windows-1252"
+
+
 BROKEN = 'raise ImportError("deliberately broken for a test")\n'
 
 # Optional backends for detection and item repairs; a stand-in that fails to import
