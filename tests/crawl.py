@@ -58,7 +58,7 @@ class Probe(scrapy.Spider):
 def collect(item):
     items.append(dict(item))
 
-process = CrawlerProcess(config["settings"], install_root_handler=True)
+process = CrawlerProcess(config["settings"])
 crawler = process.create_crawler(Probe)
 crawler.signals.connect(collect, signal=scrapy.signals.item_scraped)
 process.crawl(crawler)
@@ -100,7 +100,6 @@ def run_crawl(
         "ROBOTSTXT_OBEY": False,
         "RETRY_ENABLED": False,
         "DOWNLOAD_TIMEOUT": 30,
-        "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
     }
     config = {
         "urls": urls,

@@ -1,0 +1,468 @@
+"""The downloader middleware: each text response decoded as a browser would, and tagged.
+
+For every :class:`~scrapy.http.TextResponse` the middleware decides the encoding with
+:func:`scrapy_charset.sniff` (the rules of the response's kind: HTML, XML, JSON or plain
+text), returns the same response with ``.encoding`` set to the matching ``whatwg-*`` codec,
+and records the decision in ``response.meta["charset"]``.
+
+It sits between ``MetaRefreshMiddleware`` (580) and ``HttpCompressionMiddleware`` (590), at
+585 by default: ``process_response`` runs in decreasing order, so it sees decompressed
+bodies (HTTP cache hits included, since the cache stores compressed responses and the
+chain runs again on a hit) and runs before ``MetaRefreshMiddleware``, the first reader of
+``.text``.
+
+It never reads ``.text`` or ``.encoding`` of the incoming response (either runs Scrapy's
+own detection) and never decodes the body itself: Scrapy decodes it lazily, once, through
+the registered codec, when the spider first reads ``.text``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
+from scrapy.utils.httpobj import urlparse_cached
+
+from scrapy_charset import stats as keys
+from scrapy_charset.config import CharsetConfig
+from scrapy_charset.decision import EncodingDecision, Ignored, Source
+from scrapy_charset.sniff import Kind, sniff
+from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.transport import extract_mime_type
+from scrapy_charset.whatwg.codecs import codec_name
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from typing_extensions import Self
+
+__all__ = ["CharsetMiddleware", "response_kind", "skip_reason"]
+
+logger = logging.getLogger(__name__)
+
+#: MIME types that say nothing about the body: the response class Scrapy chose (from
+#: the URL or the body) decides the kind.
+_UNINFORMATIVE_TYPES = frozenset(
+    {
+        "application/octet-stream",
+        "binary/octet-stream",
+        "application/unknown",
+        "unknown/unknown",
+        "application/x-unknown-content-type",
+    }
+)
+#: HTML Standard: text/html is parsed as HTML; XHTML served as XML goes to the XML parser.
+_HTML_TYPES = frozenset({"text/html"})
+_XML_TYPES = frozenset({"text/xml", "application/xml"})
+_JSON_TYPES = frozenset(
+    {"application/json", "text/json", "application/x-json", "application/json-amazonui-streaming"}
+)
+#: Scripts are text (HTML Standard, "fetch a classic script": BOM, charset, fallback).
+_SCRIPT_TYPES = frozenset(
+    {
+        "application/javascript",
+        "application/x-javascript",
+        "application/ecmascript",
+        "application/x-ecmascript",
+    }
+)
+
+#: At most this many distinct (domain, reason) warnings, so a broad crawl's memory stays
+#: bounded; the stats keep counting after that.
+_MAX_WARNINGS = 1000
+
+
+def _class_kind(response: TextResponse) -> Kind:
+    if isinstance(response, HtmlResponse):
+        return "html"
+    if isinstance(response, XmlResponse):
+        return "xml"
+    if isinstance(response, JsonResponse):
+        return "json"
+    return "text"
+
+
+def response_kind(response: TextResponse, essence: str | None) -> Kind | None:
+    """Which rules decode *response*: from its MIME type *essence* when that names a
+    text type, from the response class when the type is missing or says nothing;
+    None for a type that is not text (``application/pdf``, ``image/png``...)."""
+    if essence is None or essence in _UNINFORMATIVE_TYPES:
+        return _class_kind(response)
+    if essence in _HTML_TYPES:
+        return "html"
+    if essence in _XML_TYPES or essence.endswith("+xml"):
+        return "xml"
+    if essence in _JSON_TYPES or essence.endswith("+json"):
+        return "json"
+    if essence.startswith("text/") or essence in _SCRIPT_TYPES:
+        return "text"
+    return None
+
+
+def _rendered_by_browser(request: Request, response: Response) -> bool:
+    """True for a body a browser rendered: it is the renderer's UTF-8 serialisation under
+    the origin's headers, so sniffing it again would make mojibake."""
+    meta = request.meta
+    if meta.get("playwright"):  # scrapy-playwright renders every request that sets it
+        return True
+    for key in ("zyte_api", "zyte_api_automap"):  # scrapy-zyte-api, per request
+        params = meta.get(key)
+        if isinstance(params, dict) and params.get("browserHtml"):
+            return True
+    # scrapy-zyte-api with default or automatic parameters: its response classes keep the
+    # name of the API field the body came from (without importing that package).
+    if any(cls.__module__.startswith("scrapy_zyte_api") for cls in type(response).__mro__):
+        if getattr(response, "_body_field", None) == "browserHtml":
+            return True
+        raw = getattr(response, "_raw_api_response", None)
+        if isinstance(raw, dict) and raw.get("browserHtml"):
+            return True
+    return False
+
+
+def skip_reason(
+    request: Request, response: Response, skip_types: frozenset[str] = frozenset()
+) -> tuple[str | None, Kind | None, str | None]:
+    """``(reason, kind, content_type)``: why the middleware leaves *response* alone (one
+    of :data:`scrapy_charset.stats.SKIP_REASONS`), or None with the kind of rules that
+    apply and the ``Content-Type`` values joined by commas."""
+    if request.meta.get("dont_charset"):
+        return "dont_charset", None, None
+    if not isinstance(response, TextResponse):
+        return "not_text", None, None
+    if request.method == "HEAD":
+        return "head", None, None
+    if not response.body:
+        return "empty", None, None
+    if response.url[:5].lower() == "data:":
+        return "data_url", None, None
+    if _rendered_by_browser(request, response):
+        return "browser", None, None
+    values = response.headers.getlist(b"Content-Type")
+    content_type = b", ".join(values).decode("latin-1") if values else None
+    mime = extract_mime_type(content_type) if content_type else None
+    essence = mime.essence if mime is not None else None
+    if essence is not None and (
+        essence in skip_types or f"{essence.partition('/')[0]}/*" in skip_types
+    ):
+        return "content_type", None, content_type
+    kind = response_kind(response, essence)
+    if kind is None:
+        return "content_type", None, content_type
+    return None, kind, content_type
+
+
+def _rebuild(response: TextResponse, encoding: str) -> TextResponse:
+    """The same response with ``encoding`` set, built without ``Response.replace()``,
+    which reads every attribute, ``.encoding`` included, and so runs Scrapy's detection.
+
+    ``attributes`` lists the public attributes that are also ``__init__`` keywords (the
+    request too, so ``response.meta`` is the same dict); the body is the same bytes object.
+    """
+    kwargs: dict[str, Any] = {
+        name: getattr(response, name) for name in response.attributes if name != "encoding"
+    }
+    return type(response)(**kwargs, encoding=encoding)
+
+
+def _domain(response: Response) -> str:
+    return urlparse_cached(response).hostname or ""
+
+
+def _describe(decision: EncodingDecision) -> str:
+    parts = [decision.source.value]
+    if decision.label is not None:
+        parts.append(repr(decision.label))
+    parts.append(decision.confidence.value)
+    if decision.detector is not None:
+        parts.append(f"detector {decision.detector} score {decision.score}")
+    text = f"{decision.encoding} ({', '.join(parts)})"
+    if decision.ignored:
+        lost = "; ".join(f"{i.source.value} {i.label!r} {i.reason}" for i in decision.ignored)
+        text += f"; ignored: {lost}"
+    return text
+
+
+class CharsetMiddleware:
+    """Decide each text response's encoding as a browser would, decode with the WHATWG
+    decoders, and tag the response (``response.meta["charset"]``)."""
+
+    def __init__(self, crawler: Crawler, config: CharsetConfig | None = None) -> None:
+        self.crawler = crawler
+        self.config = (
+            config if config is not None else CharsetConfig.from_settings(crawler.settings)
+        )
+        if not self.config.enabled:
+            raise NotConfigured
+        self.detector: Detector | None = self._load_detector(self.config)
+        self._warned: set[tuple[str, str]] = set()
+        self._warned_overrides: set[str] = set()
+        self._warned_classes: set[str] = set()
+        self._counts: dict[str, Counter[str]] = {
+            "encoding": Counter(),
+            "source": Counter(),
+            "ignored": Counter(),
+            "skipped": Counter(),
+        }
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def _load_detector(self, config: CharsetConfig) -> Detector | None:
+        try:
+            detector = get_detector(
+                config.detector, window=config.detect_window, use_tld=config.detect_tld
+            )
+        except ValueError as exc:
+            raise NotConfigured(
+                f"CHARSET_DETECTOR = {config.detector!r} cannot be used ({exc}); set it to "
+                f"'default', to 'none' to turn detection off, or to a detector the README "
+                f"lists."
+            ) from None
+        if detector is None:
+            return None
+        found: Detector = detector
+        failed: list[bool] = []
+
+        def detect(body: bytes, url: str | None) -> Detected | None:
+            # A failing detector must not cost the response: the default decides instead.
+            try:
+                return found(body, url)
+            except Exception:
+                if not failed:
+                    failed.append(True)
+                    logger.warning(
+                        "The charset detector %(name)r failed on %(url)s; undeclared bodies "
+                        "it fails on fall to the default encoding. Logged once.",
+                        {"name": config.detector, "url": url},
+                        exc_info=True,
+                        extra={"spider": self.crawler.spider},
+                    )
+                return None
+
+        return detect
+
+    # --- per response --------------------------------------------------------------
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Request | Response:
+        reason, kind, content_type = skip_reason(request, response, self.config.skip_content_types)
+        if reason is not None or kind is None:
+            self._skip(request, response, reason or "content_type")
+            return response
+        assert isinstance(response, TextResponse)
+        decision = sniff(
+            response.body,
+            content_type,
+            response.url,
+            kind=kind,
+            override=self._override(request),
+            detector=self.detector,
+            default=self.config.default_encoding if kind in ("html", "text") else None,
+        )
+        try:
+            new = _rebuild(response, codec_name(decision.encoding))
+        except Exception:  # a third-party class whose __init__ breaks the attributes contract
+            self._unsupported(type(response))
+            self._skip(request, response, "unsupported_class")
+            return response
+        self._record(response, decision)
+        tagged = decision.as_dict()
+        request.meta["charset"] = tagged
+        if response.request is not None and response.request is not request:
+            response.request.meta["charset"] = tagged
+        return new
+
+    def _skip(self, request: Request, response: Response, reason: str) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(keys.skipped(reason))
+        self._counts["skipped"][reason] += 1
+        # A redirect (meta refresh, retry) copies meta from the previous request: never
+        # let a decision about another body describe this one.
+        request.meta.pop("charset", None)
+        logger.debug(
+            "Charset of %(url)s left alone: %(reason)s",
+            {"url": response.url, "reason": reason},
+            extra={"spider": self.crawler.spider},
+        )
+
+    def _unsupported(self, cls: type) -> None:
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        if name not in self._warned_classes:
+            self._warned_classes.add(name)
+            logger.warning(
+                "%(cls)s cannot be rebuilt from its 'attributes' (Response.attributes lists "
+                "the __init__ keywords); its responses keep Scrapy's own decoding.",
+                {"cls": name},
+                exc_info=True,
+                extra={"spider": self.crawler.spider},
+            )
+
+    def _override(self, request: Request) -> str | None:
+        value = request.meta.get("charset_encoding")
+        if value is None or isinstance(value, str):
+            return value
+        key = repr(value)
+        if key not in self._warned_overrides:
+            self._warned_overrides.add(key)
+            logger.warning(
+                "Request.meta['charset_encoding'] = %(value)s is not a string; it is "
+                "ignored. Set it to an Encoding Standard label such as 'Shift_JIS'.",
+                {"value": key[:100]},
+                extra={"spider": self.crawler.spider},
+            )
+        return None
+
+    # --- stats and logs -------------------------------------------------------------
+
+    def _record(self, response: Response, decision: EncodingDecision) -> None:
+        stats = self.crawler.stats
+        assert stats is not None
+        stats.inc_value(keys.RESPONSE_COUNT)
+        stats.inc_value(keys.source(decision.source.value))
+        stats.inc_value(keys.encoding(decision.encoding))
+        self._counts["source"][decision.source.value] += 1
+        self._counts["encoding"][decision.encoding] += 1
+        for ignored in decision.ignored:
+            stats.inc_value(keys.ignored(ignored.reason))
+            self._counts["ignored"][ignored.reason] += 1
+            self._warn_ignored(response, decision, ignored)
+        if decision.encoding == "replacement":
+            self._warn_once(
+                response,
+                "replacement",
+                "%(url)s: the label %(label)r maps to the replacement encoding (the Encoding "
+                "Standard's guard against ISO-2022-KR, HZ-GB-2312 and similar): the text is "
+                "one U+FFFD, as in browsers; the body is kept as is.",
+                {"label": decision.label},
+            )
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "Charset of %(url)s: %(decision)s",
+                {"url": response.url, "decision": _describe(decision)},
+                extra={"spider": self.crawler.spider},
+            )
+
+    def _warn_ignored(
+        self, response: Response, decision: EncodingDecision, ignored: Ignored
+    ) -> None:
+        if ignored.source is Source.OVERRIDE:
+            if ignored.label not in self._warned_overrides:
+                self._warned_overrides.add(ignored.label)
+                logger.warning(
+                    "Request.meta['charset_encoding'] = %(label)r is %(what)s; it is ignored "
+                    "(%(url)s was decided as %(encoding)s from %(source)s). Use an Encoding "
+                    "Standard label: https://encoding.spec.whatwg.org/#names-and-labels",
+                    {
+                        "label": ignored.label,
+                        "what": "an encoding browsers do not support"
+                        if ignored.reason == "refused_label"
+                        else "not an Encoding Standard label",
+                        "url": response.url,
+                        "encoding": decision.encoding,
+                        "source": decision.source.value,
+                    },
+                    extra={"spider": self.crawler.spider},
+                )
+            return
+        if ignored.reason == "refused_label":
+            self._warn_once(
+                response,
+                ignored.reason,
+                "%(url)s: the %(lost)s declares %(label)r, an encoding browsers do not "
+                "support; it is ignored and %(encoding)s (from the %(source)s) is used.",
+                {"lost": _place(ignored.source), "label": ignored.label, **_fields(decision)},
+            )
+        elif ignored.reason.endswith("_conflict") and decision.source is not Source.OVERRIDE:
+            # A forced encoding that disagrees with the page is what the user asked for:
+            # counted, not warned.
+            self._warn_once(
+                response,
+                ignored.reason,
+                "%(url)s: the %(lost)s declares %(label)r (%(lost_encoding)s) but the "
+                "%(source)s decides %(encoding)s, as in browsers.",
+                {
+                    "lost": _place(ignored.source),
+                    "label": ignored.label,
+                    "lost_encoding": ignored.encoding,
+                    **_fields(decision),
+                },
+            )
+
+    def _warn_once(
+        self, response: Response, reason: str, message: str, args: dict[str, Any]
+    ) -> None:
+        key = (_domain(response), reason)
+        if key in self._warned or len(self._warned) > _MAX_WARNINGS:
+            return
+        self._warned.add(key)
+        if len(self._warned) > _MAX_WARNINGS:
+            logger.warning(
+                "Charset warnings reached %(max)d distinct domains and reasons; further "
+                "ones are only counted in the charset/ stats.",
+                {"max": _MAX_WARNINGS},
+                extra={"spider": self.crawler.spider},
+            )
+            return
+        logger.warning(
+            message + " Logged once per domain; the charset/ignored/%(reason)s stat counts "
+            "every response.",
+            {"url": response.url, "reason": reason, **args},
+            extra={"spider": self.crawler.spider},
+        )
+
+    def spider_closed(self, spider: Spider) -> None:
+        counts = self._counts
+        decided = sum(counts["source"].values())
+        logger.info(
+            "scrapy-charset: %(decided)d responses decoded (%(encodings)s; by %(sources)s); "
+            "%(ignored)d declarations ignored%(ignored_detail)s; %(skipped)d responses left "
+            "alone%(skipped_detail)s",
+            {
+                "decided": decided,
+                "encodings": _summary(counts["encoding"]) or "none",
+                "sources": _summary(counts["source"]) or "none",
+                "ignored": sum(counts["ignored"].values()),
+                "ignored_detail": _detail(counts["ignored"]),
+                "skipped": sum(counts["skipped"].values()),
+                "skipped_detail": _detail(counts["skipped"]),
+            },
+            extra={"spider": spider},
+        )
+
+
+#: Where each kind of declaration is written, for log messages.
+_PLACES = {
+    Source.OVERRIDE: "Request.meta['charset_encoding']",
+    Source.BOM: "byte order mark",
+    Source.HEADER: "Content-Type header",
+    Source.META: "<meta> tag",
+    Source.XML_DECLARATION: "XML declaration",
+    Source.UTF8: "UTF-8 validity rule",
+    Source.DETECTED: "detector",
+    Source.DEFAULT: "default",
+}
+
+
+def _fields(decision: EncodingDecision) -> dict[str, Any]:
+    return {"encoding": decision.encoding, "source": _place(decision.source)}
+
+
+def _place(source: Source) -> str:
+    return _PLACES.get(source, source.value)
+
+
+def _summary(counter: Counter[str]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counter.most_common())
+
+
+def _detail(counter: Counter[str]) -> str:
+    return f" ({_summary(counter)})" if counter else ""
