@@ -216,9 +216,28 @@ def test_trail_image_is_left_alone() -> None:
     page = _page("/logo.png")
     trail = explain(page.body, url=_url(page), headers=page.headers)
     assert trail["kind"] is None
+    assert trail["skipped"] == "not_text"
     assert trail["response_class"] == "Response"
     assert "decision" not in trail
-    assert "leaves it alone" in render(trail)
+    assert "leaves this response alone (not_text)" in render(trail)
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "url", "reason"),
+    [
+        # Scrapy makes a TextResponse of a PDF; the middleware leaves it alone.
+        pytest.param(
+            b"%PDF-1.7\n", "application/pdf", "https://example.org/a.pdf", "content_type", id="pdf"
+        ),
+        pytest.param(b"", "text/html", "https://example.org/", "empty", id="empty-body"),
+        pytest.param(b"<p>x", "text/html", "data:text/html,<p>x", "data_url", id="data-url"),
+    ],
+)
+def test_trail_follows_the_middleware_skip_rules(
+    body: bytes, content_type: str, url: str, reason: str
+) -> None:
+    trail = explain(body, url=url, content_type=content_type)
+    assert (trail["kind"], trail["skipped"]) == (None, reason)
 
 
 def test_trail_records_each_step() -> None:
@@ -353,6 +372,43 @@ def test_file_json_output(entry_point: Path, demo_files: Path) -> None:
     assert trail["scrapy"] == {"encoding": "cp932", "same_text": True, "replacement_chars": 0}
 
 
+def test_project_settings_apply(entry_point: Path, demo_files: Path) -> None:
+    # The trail reads the CHARSET_* settings as the middleware does.
+    result = scrapy(
+        [
+            "charset",
+            "--json",
+            "--file",
+            str(demo_files / "_es_"),
+            "--content-type",
+            "text/html",
+            "-s",
+            "CHARSET_DETECTOR=none",
+            "-s",
+            "CHARSET_DEFAULT_ENCODING=windows-1250",
+        ],
+        entry_point,
+        demo_files,
+    )
+    assert result.returncode == 0, result.stderr
+    trail = json.loads(result.stdout)
+    assert trail["trail"]["detection"] == {"available": False, "error": None}
+    assert (trail["decision"]["encoding"], trail["decision"]["source"]) == (
+        "windows-1250",
+        "default",
+    )
+
+
+def test_bad_project_settings_are_reported(entry_point: Path, demo_files: Path) -> None:
+    result = scrapy(
+        ["charset", "--file", str(demo_files / "_es_"), "-s", "CHARSET_DETECT_WINDOW=-1"],
+        entry_point,
+        demo_files,
+    )
+    assert result.returncode == 1
+    assert "CHARSET_DETECT_WINDOW = -1 is not a positive number of bytes" in result.stderr
+
+
 def test_file_override(entry_point: Path, demo_files: Path) -> None:
     result = scrapy(
         ["charset", "--json", "--file", str(demo_files / "_de_"), "--encoding", "iso-8859-15"],
@@ -389,6 +445,7 @@ def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> N
         pytest.param([], "give one URL", id="nothing"),
         pytest.param(["--file", "missing.html"], "cannot read missing.html", id="missing-file"),
         pytest.param(["--file", "x", "https://example.org/"], "not both", id="file-and-url"),
+        pytest.param(["--file", "x", "--url", "example.org"], "absolute URL", id="relative-url"),
         pytest.param(
             ["--url", "https://example.org/", "https://example.org/"],
             "go with --file",

@@ -64,6 +64,8 @@ class Command(ScrapyCommand):
         if opts.file:
             if args:
                 raise UsageError("give either a URL or --file, not both")
+            if opts.url and "://" not in opts.url:
+                raise UsageError(f"--url needs an absolute URL, not {opts.url!r}")
             path = Path(opts.file)
             try:
                 body = path.read_bytes()
@@ -78,9 +80,10 @@ class Command(ScrapyCommand):
             raise UsageError("--content-type and --url go with --file")
         self._fetch(args[0], opts)
 
-    def _explain(self) -> Any:
+    def _explain(self) -> tuple[Any, Any]:
         try:
             from scrapy_charset.commands import trail
+            from scrapy_charset.config import CharsetConfig
         except Exception as exc:
             print(
                 f"scrapy charset: cannot load scrapy-charset ({type(exc).__name__}: {exc}). "
@@ -88,8 +91,17 @@ class Command(ScrapyCommand):
                 file=sys.stderr,
             )
             self.exitcode = 1
-            return None
-        return trail
+            return None, None
+        from scrapy.exceptions import NotConfigured
+
+        assert self.settings is not None
+        try:  # the project's CHARSET_* settings, as the middleware reads them
+            config = CharsetConfig.from_settings(self.settings)
+        except NotConfigured as exc:
+            print(f"scrapy charset: {exc}", file=sys.stderr)
+            self.exitcode = 1
+            return None, None
+        return trail, config
 
     def _report(
         self,
@@ -101,7 +113,7 @@ class Command(ScrapyCommand):
         opts: argparse.Namespace,
         seen: dict[str, Any] | None = None,
     ) -> None:
-        trail = self._explain()
+        trail, config = self._explain()
         if trail is None:
             return
         found = trail.explain(
@@ -111,6 +123,7 @@ class Command(ScrapyCommand):
             headers=headers,
             kind=opts.kind,
             override=opts.encoding,
+            config=config,
         )
         if seen is not None:
             found["crawl_decision"] = seen

@@ -12,37 +12,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from scrapy.http import Headers, JsonResponse, Response, TextResponse, XmlResponse
-from scrapy.http import HtmlResponse as _HtmlResponse
+from scrapy import Request
+from scrapy.http import Headers, TextResponse
 from scrapy.responsetypes import responsetypes
 
+from scrapy_charset.config import CharsetConfig
+from scrapy_charset.middleware import skip_reason
 from scrapy_charset.sniff import Kind, sniff
 from scrapy_charset.sniff.bom import bom_sniff
 from scrapy_charset.sniff.detect import Detector, get_detector
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
-from scrapy_charset.sniff.transport import charset_parameter, extract_mime_type
+from scrapy_charset.sniff.transport import charset_parameter
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import get_encoding, is_refused
 
-__all__ = ["explain", "kind_of", "render"]
+__all__ = ["explain", "render"]
 
 #: Characters shown either side of the first difference.
 CONTEXT = 40
-
-
-def kind_of(response_class: type[Response], content_type: str | None) -> Kind | None:
-    """Which rules apply to a response of this class (None: not text, left alone)."""
-    if not issubclass(response_class, TextResponse):
-        return None
-    mime = extract_mime_type(content_type) if content_type else None
-    essence = f"{mime.type}/{mime.subtype}" if mime else ""
-    if issubclass(response_class, JsonResponse) or essence.endswith(("/json", "+json")):
-        return "json"
-    if issubclass(response_class, _HtmlResponse):
-        return "html"
-    if issubclass(response_class, XmlResponse):
-        return "xml"
-    return "text"
 
 
 def _label(label: str, source: str) -> dict[str, Any]:
@@ -85,9 +72,13 @@ def _in_document(body: bytes, kind: Kind) -> dict[str, Any] | None:
     return None  # JSON and plain text have no in-document declaration
 
 
-def _detection(body: bytes, url: str | None) -> tuple[dict[str, Any], Detector | None]:
+def _detection(
+    body: bytes, url: str | None, config: CharsetConfig
+) -> tuple[dict[str, Any], Detector | None]:
     try:
-        detector = get_detector()
+        detector = get_detector(
+            config.detector, window=config.detect_window, use_tld=config.detect_tld
+        )
     except Exception as exc:  # a broken optional backend must not stop the trail
         return {"available": False, "error": f"{type(exc).__name__}: {exc}"}, None
     if detector is None:
@@ -124,6 +115,7 @@ def explain(
     headers: Headers | dict[str, Any] | None = None,
     kind: Kind | None = None,
     override: str | None = None,
+    config: CharsetConfig | None = None,
 ) -> dict[str, Any]:
     """The decision trail for *body* as a JSON-safe dict.
 
@@ -133,7 +125,10 @@ def explain(
     :param kind: force the rules (``html``, ``xml``, ``json``, ``text``); by default they
         follow the response class Scrapy would create.
     :param override: a forced label, as ``Request.meta["charset_encoding"]``.
+    :param config: the ``CHARSET_*`` settings (detector, default encoding, skipped types)
+        as the middleware reads them; the defaults if None.
     """
+    config = config or CharsetConfig()
     scrapy_headers = Headers(headers or {})
     if content_type is None:
         values = scrapy_headers.getlist(b"Content-Type")
@@ -147,17 +142,25 @@ def explain(
         "response_class": response_class.__name__,
         "body_length": len(body),
     }
-    kind = kind or kind_of(response_class, content_type)
+    # The middleware's own rules: which responses it leaves alone, which kind of rules
+    # decode the others.
+    reason, found_kind, _ = skip_reason(
+        Request(url),
+        response_class(url=url, body=body, headers=scrapy_headers),
+        config.skip_content_types,
+    )
+    kind = kind or found_kind
     out["kind"] = kind
     if kind is None:
-        out["note"] = "not a text response: scrapy-charset leaves it alone"
+        out["skipped"] = reason or "content_type"
+        out["note"] = f"scrapy-charset leaves this response alone ({out['skipped']})"
         return out
     if not issubclass(response_class, TextResponse):
         response_class = TextResponse
 
     bom = bom_sniff(body)
     header_label = charset_parameter(content_type)
-    detection, detector = _detection(body, url)
+    detection, detector = _detection(body, url, config)
     out["trail"] = {
         "bom": {"encoding": bom[0], "length": bom[1]} if bom else None,
         "override": _label(override, "override") if override else None,
@@ -168,7 +171,15 @@ def explain(
         "utf8": _utf8(body),
         "detection": detection,
     }
-    decision = sniff(body, content_type, url, kind=kind, override=override, detector=detector)
+    decision = sniff(
+        body,
+        content_type,
+        url,
+        kind=kind,
+        override=override,
+        detector=detector,
+        default=config.default_encoding if kind in ("html", "text") else None,
+    )
     out["decision"] = decision.as_dict()
     text = decode(body, decision.encoding)
 
