@@ -241,7 +241,8 @@ EXPECTED_STATS = [
     pytest.param("charset/ignored/not_utf", 1, id="json-not-utf"),
     pytest.param("charset/mojibake/field/text", 2, id="mojibake-text"),  # fr, pt
     pytest.param("charset/repaired/field/text", 2, id="repaired-text"),
-    pytest.param("charset/repaired/field/title", 1, id="repaired-title"),  # pt
+    # 2 of the first items carry mojibake in "text": more than the 5% alert rate.
+    pytest.param("charset/alerts/utf8-as-windows-1252", 1, id="alert"),
 ]
 
 
@@ -274,6 +275,31 @@ def test_demo_crawl_counts_text_responses(demo_crawl: tuple[dict[str, Any], str]
     assert stats["charset/response_count"] == sum(
         value for name, value in stats.items() if name.startswith("charset/source/")
     )
+
+
+def test_demo_crawl_log_shows_the_alert(demo_crawl: tuple[dict[str, Any], str]) -> None:
+    _, log = demo_crawl
+    alerts = [line for line in log.splitlines() if "[scrapy_charset.pipeline] WARNING" in line]
+    assert len(alerts) == 1, alerts  # one per field and kind, not one per item
+    assert "'text'" in alerts[0]
+
+
+@pytest.mark.parametrize(
+    ("ident", "original", "repaired"),
+    [
+        pytest.param("/fr/", "CorÃ©e", "Corée", id="fr"),
+        pytest.param("/pt/", "JapÃ£o", "Japão", id="pt"),
+    ],
+)
+def test_demo_crawl_items_record_their_repairs(
+    ident: str, original: str, repaired: str, demo_crawl: tuple[dict[str, Any], str]
+) -> None:
+    items, _ = demo_crawl
+    (repair,) = items[ident]["repairs"]  # CHARSET_REPAIRS_FIELD = "repairs"
+    assert repair["field"] == "text"
+    assert original in repair["original"]
+    assert repaired in repair["repaired"]
+    assert "repairs" not in items["/ja/"]
 
 
 def test_demo_crawl_log_warns_about_conflicts(demo_crawl: tuple[dict[str, Any], str]) -> None:

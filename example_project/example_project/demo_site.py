@@ -357,7 +357,7 @@ def _build() -> list[DemoPage]:
     found.append(
         DemoPage(
             "/pt/",
-            'Portuguese, UTF-8, with mojibake the site itself stored ("Ã©")',
+            "Portuguese, UTF-8, with mojibake the site itself stored",
             text,
             damaged.encode("utf-8"),
             {"Content-Type": "text/html; charset=utf-8"},

@@ -9,8 +9,13 @@ NEWSPIDER_MODULE = "example_project.spiders"
 # (U+FFFD and mojibake, safe repairs, alerts) and the item stamping below.
 ADDONS = {"scrapy_charset.Addon": 0}
 
-# Write each item's encoding decision (encoding, source, label, confidence) into this field.
+# Write each item's encoding decision (encoding, source, label, confidence) into this field,
+# and each repair of mojibake (field, original, repaired, kind) into that one.
 CHARSET_ITEM_FIELD = "encoding"
+CHARSET_REPAIRS_FIELD = "repairs"
+
+# The demo site has 16 pages: alert once 5 items are in (the default waits for 50).
+CHARSET_ALERT_MIN_ITEMS = 5
 
 # Show the charset/ stats while the crawl runs (every LOGSTATS_INTERVAL seconds and when
 # it ends), not only in the final stats dump.
