@@ -196,6 +196,7 @@ def test_trail_on_demo_pages(  # noqa: PLR0917
     made = trail["decision"]
     assert (made["encoding"], made["source"], made["label"], made.get("offset")) == decision
     assert [item["reason"] for item in made["ignored"]] == ignored
+    assert trail["trail"]["detection"]["used"] is (made["source"] == "detected")
     assert trail["scrapy"]["encoding"] == scrapy_encoding
     assert trail["scrapy"]["same_text"] is same_text
     assert (trail["difference"] is None) is same_text
@@ -392,7 +393,7 @@ def test_project_settings_apply(entry_point: Path, demo_files: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     trail = json.loads(result.stdout)
-    assert trail["trail"]["detection"] == {"available": False, "error": None}
+    assert trail["trail"]["detection"] == {"available": False, "error": None, "used": False}
     assert (trail["decision"]["encoding"], trail["decision"]["source"]) == (
         "windows-1250",
         "default",

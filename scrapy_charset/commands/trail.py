@@ -181,6 +181,9 @@ def explain(
         default=config.default_encoding if kind in ("html", "text") else None,
     )
     out["decision"] = decision.as_dict()
+    # Detection is consulted only for undeclared bodies that are not UTF-8; its answer on
+    # other bodies is shown for information.
+    detection["used"] = decision.source.value == "detected"
     text = decode(body, decision.encoding)
 
     plain = response_class(url=url, body=body, headers=scrapy_headers)
@@ -256,12 +259,16 @@ def render(trail: dict[str, Any]) -> str:
     if not detection["available"]:
         error = detection["error"]
         rows.append(("Detection", f"unavailable: {error}" if error else "no detector"))
-    elif detection["result"] is None:
-        rows.append(("Detection", "no answer"))
     else:
         found = detection["result"]
-        score = f", score {found['score']:.2f}" if found["score"] is not None else ""
-        rows.append(("Detection", f"{found['encoding']} ({found['detector']}{score})"))
+        if found is None:
+            said = "no answer"
+        else:
+            score = f", score {found['score']:.2f}" if found["score"] is not None else ""
+            said = f"{found['encoding']} ({found['detector']}{score})"
+        if not detection.get("used"):
+            said += f"; not used, the {trail['decision']['source']} rule decided first"
+        rows.append(("Detection", said))
     lines.extend(f"  {name:<18}  {value}" for name, value in rows)
 
     decision = trail["decision"]
