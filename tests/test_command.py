@@ -203,6 +203,21 @@ def test_trail_on_demo_pages(  # noqa: PLR0917
     json.dumps(trail)  # JSON-safe
 
 
+@pytest.mark.parametrize(
+    ("path", "applies"),
+    [
+        pytest.param("/es/", True, id="html"),
+        pytest.param("/pl/feed.xml", False, id="xml-no-detection"),
+        pytest.param("/api/currencies.json", False, id="json-no-detection"),
+    ],
+)
+def test_trail_says_whether_detection_is_part_of_the_rules(path: str, applies: bool) -> None:
+    page = _page(path)
+    trail = explain(_body(page), url=_url(page), headers=page.headers)
+    assert trail["trail"]["detection"]["applies"] is applies
+    assert ("not part of the" in render(trail)) is not applies
+
+
 def test_trail_undeclared_spanish_falls_to_windows_1252() -> None:
     # Undeclared legacy text without a domain hint: detection or the default
     # (windows-1252, HTML Standard) gives windows-1252, what browsers show.
@@ -393,7 +408,13 @@ def test_project_settings_apply(entry_point: Path, demo_files: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     trail = json.loads(result.stdout)
-    assert trail["trail"]["detection"] == {"available": False, "error": None, "used": False}
+    assert trail["trail"]["detection"] == {
+        "applies": True,
+        "available": False,
+        "error": None,
+        "result": None,
+        "used": False,
+    }
     assert (trail["decision"]["encoding"], trail["decision"]["source"]) == (
         "windows-1250",
         "default",

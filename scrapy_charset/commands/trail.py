@@ -18,7 +18,7 @@ from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.middleware import skip_reason
-from scrapy_charset.sniff import Kind, sniff
+from scrapy_charset.sniff import ORDER, Kind, detect_step, sniff
 from scrapy_charset.sniff.bom import bom_sniff
 from scrapy_charset.sniff.detect import Detector, get_detector
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
@@ -73,24 +73,43 @@ def _in_document(body: bytes, kind: Kind) -> dict[str, Any] | None:
 
 
 def _detection(
-    body: bytes, url: str | None, config: CharsetConfig
+    body: bytes, url: str | None, kind: Kind, config: CharsetConfig
 ) -> tuple[dict[str, Any], Detector | None]:
+    """What detection says, whether this kind's rules consult it, and the detector.
+
+    ``used`` is filled in once the decision is known.
+    """
+    out: dict[str, Any] = {
+        "applies": detect_step in ORDER[kind],
+        "available": False,
+        "error": None,
+        "result": None,
+        "used": False,
+    }
     try:
         detector = get_detector(
             config.detector, window=config.detect_window, use_tld=config.detect_tld
         )
     except Exception as exc:  # a broken optional backend must not stop the trail
-        return {"available": False, "error": f"{type(exc).__name__}: {exc}"}, None
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        return out, None
     if detector is None:
-        return {"available": False, "error": None}, None
+        return out, None
+    out["available"] = True
+    if not out["applies"]:
+        return out, detector
     try:
         found = detector(body, url)
     except Exception as exc:
-        return {"available": False, "error": f"{type(exc).__name__}: {exc}"}, None
-    if found is None:
-        return {"available": True, "result": None}, detector
-    result = {"encoding": found.encoding, "detector": found.detector, "score": found.score}
-    return {"available": True, "result": result}, detector
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        return out, None
+    if found is not None:
+        out["result"] = {
+            "encoding": found.encoding,
+            "detector": found.detector,
+            "score": found.score,
+        }
+    return out, detector
 
 
 def _first_difference(a: str, b: str) -> int | None:
@@ -160,7 +179,7 @@ def explain(
 
     bom = bom_sniff(body)
     header_label = charset_parameter(content_type)
-    detection, detector = _detection(body, url, config)
+    detection, detector = _detection(body, url, kind, config)
     out["trail"] = {
         "bom": {"encoding": bom[0], "length": bom[1]} if bom else None,
         "override": _label(override, "override") if override else None,
@@ -256,9 +275,12 @@ def render(trail: dict[str, Any]) -> str:
         first = utf8["first_invalid_offset"]
         rows.append(("UTF-8", f"not valid (first invalid byte at {first})"))
     detection = steps["detection"]
-    if not detection["available"]:
-        error = detection["error"]
-        rows.append(("Detection", f"unavailable: {error}" if error else "no detector"))
+    if not detection["applies"]:
+        said = f"not part of the {trail['kind']} rules"
+    elif detection["error"]:
+        said = f"unavailable: {detection['error']}"
+    elif not detection["available"]:
+        said = "no detector"
     else:
         found = detection["result"]
         if found is None:
@@ -266,9 +288,9 @@ def render(trail: dict[str, Any]) -> str:
         else:
             score = f", score {found['score']:.2f}" if found["score"] is not None else ""
             said = f"{found['encoding']} ({found['detector']}{score})"
-        if not detection.get("used"):
+        if not detection["used"]:
             said += f"; not used, the {trail['decision']['source']} rule decided first"
-        rows.append(("Detection", said))
+    rows.append(("Detection", said))
     lines.extend(f"  {name:<18}  {value}" for name, value in rows)
 
     decision = trail["decision"]
