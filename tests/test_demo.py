@@ -302,6 +302,11 @@ def test_demo_crawl_items_record_their_repairs(
     assert "repairs" not in items["/ja/"]
 
 
+def test_demo_crawl_has_no_deprecation_warnings(demo_crawl: tuple[dict[str, Any], str]) -> None:
+    _, log = demo_crawl
+    assert "DeprecationWarning" not in log
+
+
 def test_demo_crawl_log_warns_about_conflicts(demo_crawl: tuple[dict[str, Any], str]) -> None:
     _, log = demo_crawl
     warnings = [

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from example_project.demo_site import VIRTUAL_HOSTS
 
 if TYPE_CHECKING:
-    from scrapy import Request
+    from scrapy import Request, Spider
     from scrapy.crawler import Crawler
 
 
@@ -26,7 +26,8 @@ class DemoSiteRouting:
     def from_crawler(cls, crawler: Crawler) -> DemoSiteRouting:
         return cls(crawler)
 
-    def process_request(self, request: Request) -> None:
+    # ``spider`` is passed by Scrapy 2.13 only; newer versions deprecate it.
+    def process_request(self, request: Request, spider: Spider | None = None) -> None:
         site = getattr(self.crawler.spider, "demo_site", None)
         if site is not None and urlsplit(request.url).hostname in VIRTUAL_HOSTS:
             request.meta["proxy"] = site.base_url
