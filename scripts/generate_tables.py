@@ -17,13 +17,18 @@ non-zero when a generated module differs from what the data would generate.
 from __future__ import annotations
 
 import argparse
+import bisect
+import codecs
 import json
 import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # the CJK steps are the package's own (spec algorithms)
+    sys.path.insert(0, str(REPO))
 OUT_DIR = REPO / "scrapy_charset" / "whatwg"
 
 #: The Encoding Standard revision the data files come from (github.com/whatwg/encoding).
@@ -71,9 +76,445 @@ def generate_labels(spec_dir: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+# -- Indexes ---------------------------------------------------------------------------
+
+_INDEX_META = re.compile(r"^# (Identifier|Date): (.*)$", re.MULTILINE)
+
+
+def read_index(spec_dir: Path, name: str) -> tuple[dict[int, int], str]:
+    """https://encoding.spec.whatwg.org/#indexes: (pointer -> code point, provenance)."""
+    text = (spec_dir / f"index-{name}.txt").read_text(encoding="utf-8")
+    meta = dict(_INDEX_META.findall(text))
+    table: dict[int, int] = {}
+    for line in text.split("\n"):
+        if line.strip() and not line.startswith("#"):
+            pointer, code_point = line.split("\t")[:2]
+            table[int(pointer)] = int(code_point, 16)
+    provenance = f"index-{name}.txt: identifier {meta['Identifier']}, date {meta['Date']}"
+    return table, provenance
+
+
+def index_header(provenance: list[str]) -> str:
+    lines = [header("indexes")]
+    lines.extend(f"# {line}" for line in provenance)
+    return "".join(lines[:1]) + "\n".join(lines[1:]) + "\n"
+
+
+# -- Single-byte decoders --------------------------------------------------------------
+
+#: The single-byte encodings and their index (ISO-8859-8-I shares ISO-8859-8's).
+SINGLE_BYTE = {
+    "IBM866": "ibm866",
+    "ISO-8859-2": "iso-8859-2",
+    "ISO-8859-3": "iso-8859-3",
+    "ISO-8859-4": "iso-8859-4",
+    "ISO-8859-5": "iso-8859-5",
+    "ISO-8859-6": "iso-8859-6",
+    "ISO-8859-7": "iso-8859-7",
+    "ISO-8859-8": "iso-8859-8",
+    "ISO-8859-8-I": "iso-8859-8",
+    "ISO-8859-10": "iso-8859-10",
+    "ISO-8859-13": "iso-8859-13",
+    "ISO-8859-14": "iso-8859-14",
+    "ISO-8859-15": "iso-8859-15",
+    "ISO-8859-16": "iso-8859-16",
+    "KOI8-R": "koi8-r",
+    "KOI8-U": "koi8-u",
+    "macintosh": "macintosh",
+    "windows-874": "windows-874",
+    "windows-1250": "windows-1250",
+    "windows-1251": "windows-1251",
+    "windows-1252": "windows-1252",
+    "windows-1253": "windows-1253",
+    "windows-1254": "windows-1254",
+    "windows-1255": "windows-1255",
+    "windows-1256": "windows-1256",
+    "windows-1257": "windows-1257",
+    "windows-1258": "windows-1258",
+    "x-mac-cyrillic": "x-mac-cyrillic",
+}
+
+
+def generate_single_byte(spec_dir: Path) -> str:
+    """Decoding tables of section 9 "Legacy single-byte encodings" for charmap_decode.
+
+    Each table is the 128 code points of bytes 0x80 to 0xFF (pointers 0 to 127); an
+    unmapped pointer is U+FFFD, the decoder's error output.
+    """
+    provenance: list[str] = []
+    tables: dict[str, str] = {}
+    for name, index_name in SINGLE_BYTE.items():
+        index, source = read_index(spec_dir, index_name)
+        if source not in provenance:
+            provenance.append(source)
+        tables[name] = "".join(chr(index.get(pointer, 0xFFFD)) for pointer in range(128))
+    lines = [index_header(provenance), '"""Single-byte decoding tables: bytes 0x80-0xFF."""', ""]
+    lines.append("from __future__ import annotations")
+    lines.append("")
+    lines.append("#: Encoding name -> the code points of bytes 0x80 to 0xFF (U+FFFD: unmapped).")
+    lines.append("HIGH_HALVES: dict[str, str] = {")
+    for name, table in tables.items():
+        lines.append(f"    {name!r}: (")
+        for start in range(0, 128, 16):
+            chunk = "".join(f"\\u{ord(char):04x}" for char in table[start : start + 16])
+            lines.append(f'        "{chunk}"')
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# -- Multi-byte decoders ---------------------------------------------------------------
+
+#: The CJK encodings and the closest Python C codec to each (GBK shares gb18030's).
+C_CODECS = {
+    "gb18030": "gb18030",
+    "Big5": "big5hkscs",
+    "EUC-JP": "euc_jp",
+    "Shift_JIS": "cp932",
+    "EUC-KR": "cp949",
+}
+
+Lookup = Callable[[bytes], "str | None"]
+
+
+def _spec_lookups(spec_dir: Path, provenance: list[str]) -> dict[str, Lookup]:
+    """The standard's index lookup for each CJK encoding's byte sequences."""
+
+    def load(name: str) -> dict[int, int]:
+        index, source = read_index(spec_dir, name)
+        provenance.append(source)
+        return index
+
+    gb18030, big5, jis0208 = load("gb18030"), load("big5"), load("jis0208")
+    jis0212, euc_kr, ranges = load("jis0212"), load("euc-kr"), load("gb18030-ranges")
+    range_pointers = sorted(ranges)
+
+    def ranges_code_point(pointer: int) -> int | None:
+        # https://encoding.spec.whatwg.org/#index-gb18030-ranges-code-point
+        if 39419 < pointer < 189000 or pointer > 1237575:
+            return None
+        if pointer == 7457:
+            return 0xE7C7
+        offset = range_pointers[bisect.bisect_right(range_pointers, pointer) - 1]
+        return ranges[offset] + pointer - offset
+
+    def found(code_point: int | None) -> str | None:
+        return None if code_point is None else chr(code_point)
+
+    def gb(seq: bytes) -> str | None:
+        if len(seq) == 4:
+            a, b, c, d = seq
+            return found(
+                ranges_code_point((((a - 0x81) * 10 + b - 0x30) * 126 + c - 0x81) * 10 + d - 0x30)
+            )
+        lead, byte = seq
+        return found(gb18030.get((lead - 0x81) * 190 + byte - (0x40 if byte < 0x7F else 0x41)))
+
+    big5_special = {
+        1133: "\u00ca\u0304",
+        1135: "\u00ca\u030c",
+        1164: "\u00ea\u0304",
+        1166: "\u00ea\u030c",
+    }
+
+    def b5(seq: bytes) -> str | None:
+        lead, byte = seq
+        pointer = (lead - 0x81) * 157 + byte - (0x40 if byte < 0x7F else 0x62)
+        return big5_special.get(pointer) or found(big5.get(pointer))
+
+    def eucjp(seq: bytes) -> str | None:
+        lead, byte = seq[-2:]
+        return found((jis0212 if len(seq) == 3 else jis0208).get((lead - 0xA1) * 94 + byte - 0xA1))
+
+    def sjis(seq: bytes) -> str | None:
+        lead, byte = seq
+        offset = 0x40 if byte < 0x7F else 0x41
+        return found(jis0208.get((lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - offset))
+
+    def euckr(seq: bytes) -> str | None:
+        lead, byte = seq
+        return found(euc_kr.get((lead - 0x81) * 190 + byte - 0x41))
+
+    return {"gb18030": gb, "Big5": b5, "EUC-JP": eucjp, "Shift_JIS": sjis, "EUC-KR": euckr}
+
+
+def _pairs(leads: Iterable[int], trails: Iterable[int]) -> Iterator[bytes]:
+    trail_list = list(trails)
+    for lead in leads:
+        for trail in trail_list:
+            yield bytes((lead, trail))
+
+
+def _ranges(*spans: tuple[int, int]) -> list[int]:
+    return [byte for low, high in spans for byte in range(low, high + 1)]
+
+
+def _lookup_sequences(name: str) -> Iterator[bytes]:
+    """Every byte sequence the standard's decoder looks up in the index."""
+    if name == "gb18030":
+        yield from _pairs(range(0x81, 0xFF), _ranges((0x40, 0x7E), (0x80, 0xFE)))
+    elif name == "Big5":
+        yield from _pairs(range(0x81, 0xFF), _ranges((0x40, 0x7E), (0xA1, 0xFE)))
+    elif name == "EUC-JP":
+        yield from _pairs(range(0xA1, 0xFF), range(0xA1, 0xFF))
+        for pair in _pairs(range(0xA1, 0xFF), range(0xA1, 0xFF)):
+            yield b"\x8f" + pair
+    elif name == "Shift_JIS":
+        for pair in _pairs(
+            _ranges((0x81, 0x9F), (0xE0, 0xFC)), _ranges((0x40, 0x7E), (0x80, 0xFC))
+        ):
+            lead, byte = pair
+            pointer = (
+                (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188
+                + byte
+                - (0x40 if byte < 0x7F else 0x41)
+            )
+            if not 8836 <= pointer <= 10715:  # the EUDC range is computed, not looked up
+                yield pair
+    else:
+        yield from _pairs(range(0x81, 0xFF), range(0x41, 0xFF))
+
+
+def _c_lookup(codec: str, seq: bytes) -> str | None:
+    try:
+        return seq.decode(codec)
+    except UnicodeDecodeError:
+        return None
+
+
+def _gb18030_four_byte(codec: str) -> Iterator[tuple[bytes, str | None]]:
+    """Every four-byte gb18030 sequence and the C codec's decoding (None: rejected)."""
+    marker = "\uffff"
+
+    def skip(exc: UnicodeError) -> tuple[str, int]:
+        assert isinstance(exc, UnicodeDecodeError)
+        return marker, exc.start + 4
+
+    codecs.register_error("generate_tables.skip4", skip)
+    tails = [bytes((c, d)) for c in range(0x81, 0xFF) for d in range(0x30, 0x3A)]
+    for a in range(0x81, 0xFF):
+        for b in range(0x30, 0x3A):
+            sequences = [bytes((a, b)) + tail for tail in tails]
+            text = b"".join(sequences).decode(codec, "generate_tables.skip4")
+            assert len(text) == len(sequences)
+            for seq, char in zip(sequences, text, strict=True):
+                yield seq, None if char == marker else char
+
+
+def _decoded_sequences(name: str) -> Iterator[bytes]:
+    """Byte sequences whose decoding by the C codec and by the standard are compared."""
+    for byte in range(256):
+        yield bytes((byte,))
+    yield from _pairs(range(0x80, 0x100), range(0x100))
+    if name == "EUC-JP":
+        for pair in _pairs(range(0x80, 0x100), range(0x100)):
+            yield b"\x8f" + pair
+
+
+def _compare(
+    codec: str,
+    right: set[str],
+    wrong: dict[str, list[tuple[bytes, str]]],
+    seq: bytes,
+    *,
+    c_text: str | None,
+    spec_text: str,
+) -> None:
+    """Record the C codec's text for *seq* as right, or as wrong with the spec's text."""
+    if c_text is None:
+        return
+    if len(seq) > 1 and len(c_text) > 1 and _c_lookup(codec, seq[:1]) is not None:
+        return  # two characters for the C codec: each is compared on its own
+    if c_text == spec_text:
+        right.update(c_text)
+    else:
+        assert len(c_text) == 1, (codec, seq, c_text)
+        wrong.setdefault(c_text, []).append((seq, spec_text))
+
+
+def _encoder_skips(name: str, seq: bytes) -> bool:
+    """Index sequences the standard's encoder never outputs."""
+    if name == "Big5":
+        return seq[0] < 0xA1  # pointers under (0xA1 - 0x81) * 157: HKSCS
+    if name == "EUC-JP":
+        return len(seq) == 3  # no JIS X 0212
+    if name == "Shift_JIS":
+        lead, byte = seq
+        pointer = (
+            (lead - (0x81 if lead < 0xA0 else 0xC1)) * 188 + byte - (0x40 if byte < 0x7F else 0x41)
+        )
+        return 8272 <= pointer <= 8835
+    return len(seq) == 4 and name != "gb18030"
+
+
+#: Big5's encoder takes the last pointer for these code points, the first for the others.
+_BIG5_LAST = frozenset("\u2550\u255e\u2561\u256a\u5341\u5345")
+
+
+def _encoder_overrides(  # noqa: PLR0917
+    name: str,
+    codec: str,
+    lookup: Lookup,
+    step: Callable[[bytes, int, Lookup], tuple[str, int]],
+    diff: dict[bytes, str],
+    wrong: dict[str, list[tuple[bytes, str]]],
+) -> dict[str, bytes]:
+    """Code point -> the encoder's bytes, where the C codec's do not decode back to it.
+
+    b"" marks a code point the C codec encodes but the standard's encoder cannot.
+    """
+    from scrapy_charset.whatwg.multibyte import step_decode
+
+    first: dict[str, bytes] = {}
+    for seq in sorted({*_lookup_sequences(name), *diff}):
+        text = diff[seq] if seq in diff else lookup(seq)
+        if not text or len(text) != 1 or _encoder_skips(name, seq):
+            continue
+        if text not in first or (name == "Big5" and text in _BIG5_LAST):
+            first[text] = seq
+    overrides: dict[str, bytes] = {}
+    for char in sorted({*first, *wrong}):
+        try:
+            encoded: bytes | None = char.encode(codec)
+        except UnicodeEncodeError:
+            encoded = None
+        if encoded is not None and step_decode(encoded, step, lookup) == char:
+            continue
+        if char in first:
+            overrides[char] = first[char]
+        elif encoded is not None:
+            overrides[char] = b""
+    return overrides
+
+
+def generate_multi_byte(spec_dir: Path) -> str:
+    """The corrections the CJK decoders apply to Python's C codecs.
+
+    - ``DIFFS``: index sequences whose text differs from the C codec's ("" = null in the
+      index), for the spec's steps run where the C codec fails;
+    - ``FIXES``: a character the C codec outputs for a sequence the standard decodes
+      differently, unique to that sequence -> the standard's text;
+    - ``AMBIGUOUS``: such a character that is not unique, with the sequence to look for.
+    """
+    from scrapy_charset.whatwg.multibyte import STEPS, step_decode
+
+    provenance: list[str] = []
+    spec = _spec_lookups(spec_dir, provenance)
+    diffs: dict[str, dict[bytes, str]] = {}
+    fixes: dict[str, dict[str, str]] = {}
+    ambiguous: dict[str, list[tuple[str, bytes]]] = {}
+    overrides: dict[str, dict[str, bytes]] = {}
+    for name, codec in C_CODECS.items():
+        lookup, step = spec[name], STEPS[name]
+        diff: dict[bytes, str] = {}
+        # C output of a correct sequence, and what each wrong one should give
+        right: set[str] = set()
+        wrong: dict[str, list[tuple[bytes, str]]] = {}
+
+        # the text the steps produce where the C codec fails
+        produced_by_steps: set[str] = set()
+        for seq in _lookup_sequences(name):
+            expected = lookup(seq)
+            c_text = _c_lookup(codec, seq)
+            if c_text != expected:
+                diff[seq] = expected or ""
+                if c_text is None:
+                    produced_by_steps.update(expected or "")
+        for seq in _decoded_sequences(name):
+            spec_text = step_decode(seq, step, lookup)
+            _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
+        if name == "gb18030":
+            for seq, c_text in _gb18030_four_byte(codec):
+                expected = lookup(seq)
+                if c_text != expected:
+                    diff[seq] = expected or ""
+                    if c_text is None:
+                        produced_by_steps.update(expected or "")
+                _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
+        fix: dict[str, str] = {}
+        ambiguous[name] = []
+        for char, cases in sorted(wrong.items()):
+            if len(cases) == 1 and char not in right and char not in produced_by_steps:
+                fix[char] = cases[0][1]
+            else:
+                ambiguous[name].extend((char, seq) for seq, _ in cases)
+        diffs[name], fixes[name] = diff, fix
+        overrides[name] = _encoder_overrides(name, codec, lookup, step, diff, wrong)
+
+    def text_literal(text: str) -> str:
+        return (
+            '"'
+            + "".join(
+                chr(ord(c))
+                if 0x20 <= ord(c) < 0x7F and c not in '"\\'
+                else f"\\U{ord(c):08x}"
+                if ord(c) > 0xFFFF
+                else f"\\u{ord(c):04x}"
+                for c in text
+            )
+            + '"'
+        )
+
+    provenance.append("The differences are against Python's codecs " + ", ".join(C_CODECS.values()))
+    lines = [index_header(provenance)]
+    lines.append('"""Corrections to Python\'s CJK C codecs (see scrapy_charset.whatwg.cjk)."""')
+    lines.append("")
+    lines.append("from __future__ import annotations")
+    lines.append("")
+    lines.append("#: Encoding name -> the closest Python C codec.")
+    lines.append("C_CODECS: dict[str, str] = {")
+    lines.extend(f"    {name!r}: {codec!r}," for name, codec in C_CODECS.items())
+    lines.append("}")
+    lines.append("")
+    lines.append(
+        '#: Index sequences whose text differs from the C codec\'s ("": null in the index).'
+    )
+    lines.append("DIFFS: dict[str, dict[bytes, str]] = {")
+    for name, diff in diffs.items():
+        lines.append(f"    {name!r}: {{")
+        lines.extend(
+            f"        {seq!r}: {text_literal(text)}," for seq, text in sorted(diff.items())
+        )
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
+    lines.append(
+        "#: A C codec output character unique to a sequence decoded otherwise -> the text."
+    )
+    lines.append("FIXES: dict[str, dict[str, str]] = {")
+    for name, fix in fixes.items():
+        lines.append(f"    {name!r}: {{")
+        lines.extend(f"        {text_literal(c)}: {text_literal(t)}," for c, t in fix.items())
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
+    lines.append(
+        "#: A C codec output character that is wrong only where this sequence produced it."
+    )
+    lines.append(
+        "#: Code point -> the encoder's bytes where the C codec's do not decode back (b\"\": none)."
+    )
+    lines.append("ENCODE: dict[str, dict[str, bytes]] = {")
+    for name, override in overrides.items():
+        lines.append(f"    {name!r}: {{")
+        lines.extend(f"        {text_literal(c)}: {seq!r}," for c, seq in override.items())
+        lines.append("    },")
+    lines.append("}")
+    lines.append("")
+    lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
+    for name, triggers in ambiguous.items():
+        lines.append(f"    {name!r}: (")
+        lines.extend(f"        ({text_literal(c)}, {seq!r})," for c, seq in triggers)
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 #: Generated module name -> generator. Other generators (decoder tables) register here.
 GENERATORS: dict[str, Callable[[Path], str]] = {
     "_labels.py": generate_labels,
+    "_singlebyte.py": generate_single_byte,
+    "_multibyte.py": generate_multi_byte,
 }
 
 

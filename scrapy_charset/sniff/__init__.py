@@ -17,11 +17,12 @@ from typing import Literal
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
 from scrapy_charset.sniff.bom import bom_sniff
-from scrapy_charset.sniff.detect import Detected, Detector
+from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
+from scrapy_charset.sniff.text import first_non_ascii
 from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import is_utf8
+from scrapy_charset.sniff.utf8 import has_iso2022jp_escapes, is_utf8, mostly_utf8
 from scrapy_charset.whatwg.labels import get_encoding, is_refused
 
 __all__ = ["KINDS", "ORDER", "Detected", "Detector", "Kind", "sniff"]
@@ -130,10 +131,26 @@ def xml_declaration_step(ctx: _Context) -> EncodingDecision | None:
 
 
 def utf8_step(ctx: _Context) -> EncodingDecision | None:
-    """The scraping side's rule: an undeclared body that is valid UTF-8 is UTF-8."""
+    """The scraping side's rule: an undeclared body that is valid UTF-8 is UTF-8, and so
+    is one that is mostly UTF-8 (:mod:`scrapy_charset.sniff.utf8`): the decision then
+    names the rule as its detector, with the counts. Seven-bit ISO-2022-JP text is left
+    to detection."""
     if is_utf8(ctx.body):
+        if ctx.body.isascii() and has_iso2022jp_escapes(ctx.body):
+            return None
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
-    return None
+    start = first_non_ascii(ctx.body) or 0
+    evidence = mostly_utf8(ctx.body[start : start + DEFAULT_WINDOW])
+    if evidence is None:
+        return None
+    return EncodingDecision(
+        encoding="UTF-8",
+        source=Source.UTF8,
+        confidence=Confidence.TENTATIVE,
+        detector="mostly-utf-8",
+        score=evidence.share,
+        details=(("valid", evidence.valid), ("invalid", evidence.invalid)),
+    )
 
 
 def detect_step(ctx: _Context) -> EncodingDecision | None:
@@ -149,6 +166,7 @@ def detect_step(ctx: _Context) -> EncodingDecision | None:
         confidence=Confidence.TENTATIVE,
         detector=detected.detector,
         score=detected.score,
+        details=detected.details,
     )
 
 

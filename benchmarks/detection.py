@@ -1,0 +1,173 @@
+"""Detection accuracy and cost on undeclared legacy pages, against Scrapy's own fallback.
+
+Run: ``python -m benchmarks.detection [--samples N] [--quick]``.
+
+The pages come from :mod:`tests.corpus` (real translated text in every legacy encoding of
+the Encoding Standard that can represent it, wrapped as HTML that declares nothing). A page
+counts as right when the decoded text is exactly the text a browser shows for the true
+encoding; encodings that give the same text for a page count as right.
+
+Contestants, in one run:
+
+- ``pkg``: :func:`scrapy_charset.sniff` with the default detector and the page's
+  country-code URL, then :func:`scrapy_charset.decode`; ``pkg-notld``: the same on a
+  ``.com`` URL;
+- ``pkg[X]``: the package with backend X (window, markup stripping, TLD prior, WHATWG
+  candidates);
+- ``raw X``: library X on the whole body, its answer mapped to an Encoding Standard
+  encoding (an answer browsers do not support counts as wrong);
+- ``scrapy``: Scrapy's ``HtmlResponse(url, body=body).text`` (no declaration: its own
+  detection, charset-normalizer over the whole body).
+
+Then the cost per page (detection and decoding), and the growth on large bodies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from functools import partial
+
+from benchmarks._growth import best_time, growth_exponent
+from scrapy_charset.sniff import sniff
+from scrapy_charset.sniff.detect import DEFAULT_BACKEND, get_detector
+from scrapy_charset.sniff.detectors import BACKENDS, answer_encoding, make_backend
+from scrapy_charset.whatwg.codecs import decode
+from tests.corpus import COMMON, LENGTHS, Page, pages
+
+Decoder = Callable[[Page], str]
+
+
+def _package(name: str, tld: bool) -> Decoder:
+    detector = get_detector(name)
+
+    def run(page: Page) -> str:
+        url = page.url_tld if tld else page.url
+        decision = sniff(page.body, "text/html", url, detector=detector)
+        return decode(page.body, decision.encoding)
+
+    return run
+
+
+def _raw(name: str) -> Decoder | None:
+    try:
+        backend = make_backend(name)
+    except ImportError:
+        return None
+
+    def run(page: Page) -> str:
+        ranked = backend.rank(page.body, None)
+        encoding = answer_encoding(ranked[0][0]) if ranked else None
+        return decode(page.body, encoding) if encoding else ""
+
+    return run
+
+
+def _scrapy(page: Page) -> str:
+    from scrapy.http import HtmlResponse
+
+    return HtmlResponse(page.url_tld, body=page.body).text
+
+
+def contestants() -> dict[str, Decoder]:
+    out: dict[str, Decoder] = {
+        "pkg": _package("default", True),
+        "pkg-notld": _package("default", False),
+    }
+    for name in BACKENDS:
+        if name != DEFAULT_BACKEND:  # that one is "pkg"
+            out[f"pkg[{name}]"] = _package(name, True)
+    for name in BACKENDS:
+        raw = _raw(name)
+        if raw is not None:
+            out[f"raw {name}"] = raw
+    out["scrapy"] = _scrapy
+    return out
+
+
+def _table(title: str, rows: dict[str, dict[str, list[bool]]], names: list[str]) -> None:
+    print(f"\n{title}")
+    print(f"{'':<22}{'pages':>6}" + "".join(f"{n[:14]:>15}" for n in names))
+    for key, by_name in rows.items():
+        count = len(by_name[names[0]])
+        cells = "".join(f"{100 * sum(by_name[n]) / count:>14.1f}%" for n in names)
+        print(f"{key:<22}{count:>6}{cells}")
+
+
+def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
+    runs = contestants()
+    names = list(runs)
+    by_encoding: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    by_length: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    summary: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    seconds: dict[str, float] = defaultdict(float)
+    count = 0
+    for page in pages(lengths=lengths, samples=samples):
+        count += 1
+        for name, run in runs.items():
+            start = time.perf_counter()
+            text = run(page)
+            seconds[name] += time.perf_counter() - start
+            right = text == page.text
+            by_encoding[page.encoding][name].append(right)
+            by_length[f"{page.length:,} B"][name].append(right)
+            summary["all pages"][name].append(right)
+            if page.length >= 1_000:
+                summary["all, >= 1 KB"][name].append(right)
+                if page.encoding in COMMON:
+                    summary["common, >= 1 KB"][name].append(right)
+    print(f"Exact decoded text, {count} undeclared pages ({samples} per language and length)")
+    _table("Per encoding (all lengths)", by_encoding, names)
+    _table("Per length (all encodings)", by_length, names)
+    _table("Summary", summary, names)
+    print("\nTime per page (detection and decoding, mean)")
+    for name in names:
+        print(f"  {name:<24}{1e3 * seconds[name] / count:>8.2f} ms")
+
+
+def _scrapy_text(body: bytes) -> str:
+    from scrapy.http import HtmlResponse
+
+    return HtmlResponse("https://example.com/", body=body).text
+
+
+def growth() -> None:
+    """Large bodies: legacy text, and ASCII with one bad byte at the end."""
+    detector = get_detector()
+    sizes = [100_000, 1_000_000, 10_000_000, 50_000_000]
+    paragraph = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".encode("cp1251")
+    shapes: dict[str, Callable[[int], bytes]] = {
+        "windows-1251 text": lambda n: (paragraph * (n // len(paragraph) + 1))[:n],
+        "ASCII + 1 bad byte": lambda n: b"<p>" + b"a" * (n - 8) + b"\xff</p>",
+    }
+    print("\nGrowth: sniff() with the default detector (detection only)")
+    print(f"{'shape':<22}" + "".join(f"{s:>14,}" for s in sizes) + "   exponent")
+    for shape, make in shapes.items():
+        times = [
+            best_time(partial(sniff, make(size), detector=detector), repeat=3) for size in sizes
+        ]
+        row = "".join(f"{t * 1e3:>12.2f}ms" for t in times)
+        print(f"{shape:<22}{row}   {growth_exponent(sizes, times):.2f}")
+    print("\nScrapy 2.19 (.text of an undeclared HtmlResponse)")
+    small = sizes[:3]
+    for shape, make in shapes.items():
+        times = [best_time(partial(_scrapy_text, make(size)), repeat=1) for size in small]
+        row = "".join(f"{t * 1e3:>12.2f}ms" for t in times)
+        print(f"{shape:<22}{row}   {growth_exponent(small, times):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--samples", type=int, default=2, help="pages per language and length")
+    parser.add_argument("--quick", action="store_true", help="1 and 10 KB pages, no growth")
+    args = parser.parse_args()
+    lengths = (1_000, 10_000) if args.quick else LENGTHS
+    accuracy(args.samples, lengths)
+    if not args.quick:
+        growth()
+
+
+if __name__ == "__main__":
+    main()

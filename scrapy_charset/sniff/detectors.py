@@ -1,0 +1,334 @@
+"""Detection backends: one small interface over the available statistical detectors.
+
+A backend ranks candidate encodings for a window of text content; it says nothing final.
+:mod:`scrapy_charset.sniff.detect` maps each answer to an Encoding Standard name with
+:func:`answer_encoding` (never with :func:`codecs.lookup`), drops those browsers do not
+support, applies the URL's TLD prior and checks the candidates with the WHATWG decoders.
+
+- ``chardetng``: Firefox's detector (the ``chardetng-py`` binding); it takes the TLD itself
+  and only ever answers encodings of the Encoding Standard.
+- ``chardet``: chardet 7, restricted to the codecs that map to Encoding Standard encodings.
+- ``charset-normalizer``: the detector Scrapy uses, restricted the same way.
+- ``cchardet``: the uchardet binding (``faust-cchardet`` or ``cchardet``); it cannot be
+  restricted, so answers outside the Encoding Standard are dropped.
+
+Each library is imported when its backend is built, so a missing optional one raises
+:class:`ImportError` there and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from scrapy_charset.whatwg.codecs import decode
+from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
+
+__all__ = [
+    "BACKENDS",
+    "LEGACY_ENCODINGS",
+    "Backend",
+    "Candidate",
+    "answer_encoding",
+    "in_word_symbols",
+    "latin9_letters",
+    "make_backend",
+]
+
+#: (label as the library wrote it, the library's score or None), best first.
+Candidate = tuple[str, float | None]
+
+#: The encodings detection may answer: every Encoding Standard encoding except UTF-8
+#: (decided by the UTF-8 step), UTF-16 (browsers never detect it), "replacement" and
+#: x-user-defined.
+LEGACY_ENCODINGS: frozenset[str] = frozenset(ENCODING_NAMES) - {
+    "UTF-8",
+    "UTF-16BE",
+    "UTF-16LE",
+    "replacement",
+    "x-user-defined",
+}
+
+# The Python codec names the libraries answer with, when they are not Encoding Standard
+# labels themselves, and the label of the Encoding Standard encoding that decodes the same
+# bytes to the same text as a browser (a superset where Python splits one encoding in
+# two). Keys are lowercase with "_" as the separator.
+_ANSWERS: dict[str, str] = {
+    "big5hkscs": "big5",
+    "cp950": "big5",
+    "cp874": "windows-874",
+    "tis_620": "windows-874",
+    "cp932": "shift_jis",
+    "shift_jis_2004": "shift_jis",
+    "shift_jisx0213": "shift_jis",
+    "cp949": "euc-kr",
+    "uhc": "euc-kr",
+    "euc_jp": "euc-jp",
+    "euc_jis_2004": "euc-jp",
+    "euc_jisx0213": "euc-jp",
+    "iso2022_jp": "iso-2022-jp",
+    "iso2022_jp_1": "iso-2022-jp",
+    "iso2022_jp_2": "iso-2022-jp",
+    "iso2022_jp_3": "iso-2022-jp",
+    "iso2022_jp_2004": "iso-2022-jp",
+    "iso2022_jp_ext": "iso-2022-jp",
+    "gb2312": "gbk",
+    "mac_roman": "macintosh",
+    "macroman": "macintosh",
+    "mac_cyrillic": "x-mac-cyrillic",
+    "maccyrillic": "x-mac-cyrillic",
+    "latin_1": "iso-8859-1",
+    "koi8_r": "koi8-r",
+    "koi8_u": "koi8-u",
+    "euc_kr": "euc-kr",
+    **{
+        f"iso8859_{n}": f"iso-8859-{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16)
+    },
+}
+
+
+def answer_encoding(answer: str | None) -> str | None:
+    """The Encoding Standard encoding a detector's answer names, or None.
+
+    The answer is looked up in the label table ("get an encoding"), after translating the
+    Python codec names detectors use (``cp932``, ``euc_jis_2004``, ``iso8859_2``...) to
+    labels. Only :data:`LEGACY_ENCODINGS` are returned: ``utf_7``, ``cp1125``, ``johab``,
+    ``cp737``, ``hz`` (the "replacement" encoding) and the like give None.
+    """
+    if not answer:
+        return None
+    key = answer.strip().lower().replace("-", "_")
+    encoding = get_encoding(_ANSWERS.get(key, answer))
+    if encoding is None:
+        encoding = get_encoding(key.replace("_", "-"))
+    return encoding if encoding in LEGACY_ENCODINGS else None
+
+
+# Encoding Standard, ISO-8859-15 vs windows-1252: eight bytes are letters in ISO-8859-15
+# (S, s, Z, z with caron, the OE and oe ligatures, Y with diaeresis, and the euro sign) but
+# symbols in windows-1252 (broken bar, diaeresis, acute accent, cedilla, the fractions,
+# the currency sign); 0x80-0x9F are windows-1252's quotes and dashes but C1 controls in
+# ISO-8859-15. The letters (all but 0xB4, often an apostrophe, and the euro sign 0xA4)
+# count as evidence next to a letter and not next to a digit (0xBD in "1 1/2" written with
+# the fraction is windows-1252).
+_C1 = re.compile(rb"[\x80-\x9f]")
+_LATIN9_LETTER = re.compile(
+    rb"(?<=[A-Za-z\xc0-\xff])[\xa6\xa8\xb8\xbc\xbd\xbe](?![0-9])"
+    rb"|(?<![0-9])[\xa6\xa8\xb8\xbc\xbd\xbe](?=[A-Za-z\xc0-\xff])"
+)
+
+
+def latin9_letters(text: bytes) -> bool:
+    """True when windows-1252 text reads better as ISO-8859-15: it has none of the bytes
+    only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
+    letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
+    return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
+
+
+# A non-ASCII character that is neither a letter nor a digit, between two letters: "¶" in
+# "Bia¶ystok" or "¿" in "Ni¿ny" is a code page read as its sibling.
+_IN_WORD_SYMBOL = re.compile(r"(?<=[^\W\d_])[^\x00-\x7f\w](?=[^\W\d_])")
+
+
+def in_word_symbols(text: str) -> int:
+    """How many non-ASCII symbols *text* has inside words (fewer is more plausible)."""
+    return len(_IN_WORD_SYMBOL.findall(text))
+
+
+class Backend(Protocol):
+    """A statistical detector: ranks candidate encodings for a window of text."""
+
+    #: The name settings use (``CHARSET_DETECTOR``) and decisions record.
+    name: str
+    #: True when the backend applies the TLD itself; otherwise the detector applies the
+    #: prior to the ranking.
+    uses_tld: bool
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        """Candidates for *text*, best first (possibly empty)."""
+        ...
+
+
+def _library_names(names: Sequence[str]) -> list[str]:
+    """The library codec names, among *names*, that map to a legacy encoding."""
+    return [name for name in names if answer_encoding(name) is not None]
+
+
+class ChardetngBackend:
+    """Firefox's detector. ``guess_assess`` says whether the guess is confident."""
+
+    name = "chardetng"
+    uses_tld = True
+
+    def __init__(self) -> None:
+        from chardetng_py.detector import EncodingDetector
+
+        self._detector_class = EncodingDetector
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        detector = self._detector_class()
+        detector.feed(text, last=True)
+        hint = tld.encode("ascii") if tld else None
+        try:
+            encoding, confident = detector.guess_assess(tld=hint, allow_utf8=False)
+        except ValueError:  # a TLD chardetng refuses: guess without it
+            encoding, confident = detector.guess_assess(tld=None, allow_utf8=False)
+        return [(encoding, 1.0 if confident else 0.5)]
+
+
+class ChardetBackend:
+    """chardet 7 (``detect_all``), restricted to Encoding Standard encodings."""
+
+    name = "chardet"
+    uses_tld = False
+
+    def __init__(self) -> None:
+        import chardet
+        import chardet.registry
+
+        self._detect_all: Callable[..., Any] = chardet.detect_all
+        self._include = _library_names(list(chardet.registry.REGISTRY))
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        return self.rank_among(text, self._include)
+
+    def rank_among(self, text: bytes, names: Sequence[str]) -> Sequence[Candidate]:
+        """Candidates among the chardet codec *names*, best first."""
+        results = self._detect_all(
+            text,
+            ignore_threshold=True,
+            compat_names=False,
+            include_encodings=list(names),
+            max_bytes=len(text) + 1,
+        )
+        return [(r["encoding"], r["confidence"]) for r in results if r.get("encoding")]
+
+    def names_for(self, encodings: frozenset[str]) -> list[str]:
+        """The chardet codec names that map to one of *encodings*."""
+        return [name for name in self._include if answer_encoding(name) in encodings]
+
+
+class CharsetNormalizerBackend:
+    """charset-normalizer (Scrapy's detector), restricted to Encoding Standard encodings.
+
+    The score is ``1 - chaos`` of each match (charset-normalizer's "mess" ratio).
+    """
+
+    name = "charset-normalizer"
+    uses_tld = False
+
+    def __init__(self) -> None:
+        import charset_normalizer
+        from charset_normalizer.constant import IANA_SUPPORTED
+
+        self._from_bytes = charset_normalizer.from_bytes
+        self._isolation = _library_names(sorted(set(IANA_SUPPORTED)))
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        matches = self._from_bytes(text, cp_isolation=self._isolation)
+        return [(match.encoding, round(1.0 - match.chaos, 4)) for match in matches]
+
+
+class CchardetBackend:
+    """uchardet through ``cchardet``: one answer and its confidence."""
+
+    name = "cchardet"
+    uses_tld = False
+
+    def __init__(self) -> None:
+        import cchardet
+
+        self._detect: Callable[..., Any] = cchardet.detect
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        result = self._detect(text)
+        encoding = result.get("encoding")
+        return [(encoding, result.get("confidence"))] if encoding else []
+
+
+#: chardetng's answer -> the code pages for the same languages that chardetng never answers
+#: (or confuses with it), among which chardet chooses.
+SIBLINGS: dict[str, frozenset[str]] = {
+    encoding: frozenset(family.split())
+    for encodings, family in (
+        (
+            "windows-1252",
+            "windows-1252 ISO-8859-15 macintosh ISO-8859-3 ISO-8859-10 ISO-8859-14 "
+            "windows-1257 ISO-8859-13",
+        ),
+        ("windows-1250 ISO-8859-2", "windows-1250 ISO-8859-2 ISO-8859-16 ISO-8859-3"),
+        ("windows-1251", "windows-1251 x-mac-cyrillic"),
+    )
+    for encoding in encodings.split()
+}
+
+
+class ChardetngChardetBackend:
+    """Firefox's detector, then chardet to tell sibling code pages apart.
+
+    chardetng (with the TLD) finds the script and the language family, and is right on
+    every common web encoding; it never answers macintosh, x-mac-cyrillic, ISO-8859-3,
+    -10, -14, -15 or -16 (Firefox does not detect them). When its answer has such siblings
+    (:data:`SIBLINGS`), chardet, restricted to that family, chooses among them; of its
+    first three answers and chardetng's, the first that puts the fewest symbols inside
+    words (:func:`in_word_symbols`) wins, except for
+    windows-1252 text with ISO-8859-15's letters (:func:`latin9_letters`), which the
+    detector reads as ISO-8859-15 itself. Without chardet installed this is chardetng
+    alone.
+    """
+
+    uses_tld = True
+
+    def __init__(self) -> None:
+        self._primary = ChardetngBackend()
+        self._chardet: ChardetBackend | None
+        try:
+            self._chardet = ChardetBackend()
+        except ImportError:
+            self._chardet = None
+        self.name = "chardetng+chardet" if self._chardet is not None else "chardetng"
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
+        ranked = self._primary.rank(text, tld)
+        if self._chardet is None or not ranked:
+            return ranked
+        if answer_encoding(ranked[0][0]) == "windows-1252" and latin9_letters(text):
+            return ranked  # ISO-8859-15, which the detector reads from the letters
+        primary = answer_encoding(ranked[0][0]) or ""
+        family = SIBLINGS.get(primary)
+        if family is None:
+            return ranked
+        refined = self._chardet.rank_among(text, self._chardet.names_for(family))
+        # chardet's choice first, then chardetng's, then chardet's next ones; the first with
+        # the fewest symbols inside words wins.
+        # A sibling that reads the text the same way changes nothing: chardetng's answer,
+        # the more common code page, stays.
+        options = [*refined[:1], ranked[0], *refined[1:3]]
+        texts = [decode(text, answer_encoding(o[0]) or primary) for o in options]
+        counts = [in_word_symbols(t) for t in texts]
+        best = counts.index(min(counts))
+        if texts[best] == texts[1]:
+            return ranked
+        return [options[best], *ranked]
+
+
+#: Backend name -> class. ``"default"`` is resolved by :func:`make_backend`.
+BACKENDS: dict[str, Callable[[], Backend]] = {
+    "chardetng+chardet": ChardetngChardetBackend,
+    "chardetng": ChardetngBackend,
+    "chardet": ChardetBackend,
+    "charset-normalizer": CharsetNormalizerBackend,
+    "cchardet": CchardetBackend,
+}
+
+
+def make_backend(name: str) -> Backend:
+    """Build the backend called *name*; ImportError when its library is not installed,
+    ValueError when no backend has that name."""
+    try:
+        factory = BACKENDS[name]
+    except KeyError:
+        known = ", ".join(sorted([*BACKENDS, "default", "none"]))
+        raise ValueError(f"unknown charset detector {name!r}; use one of: {known}") from None
+    return factory()

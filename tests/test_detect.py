@@ -1,0 +1,538 @@
+"""Detection for undeclared, non-UTF-8 bodies (HTML Standard 13.2.3.2, autodetection step).
+
+Real text from pycountry's translation catalogues (:mod:`tests.corpus`), encoded in the
+test; the backends are the installed libraries, and fakes where a test needs control.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+from scrapy_charset.decision import Confidence, Source
+from scrapy_charset.sniff import sniff
+from scrapy_charset.sniff.detect import (
+    DEFAULT_BACKEND,
+    DEFAULT_WINDOW,
+    Detected,
+    WebDetector,
+    get_detector,
+    latin9_letters,
+)
+from scrapy_charset.sniff.detectors import BACKENDS, LEGACY_ENCODINGS, answer_encoding
+from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
+from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
+from scrapy_charset.sniff.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
+from scrapy_charset.whatwg.codecs import decode
+from scrapy_charset.whatwg.labels import ENCODING_NAMES
+from tests import corpus
+
+needs_catalogues = pytest.mark.skipif(
+    not corpus.have_catalogues(), reason="pycountry's translation catalogues are not installed"
+)
+
+
+class FakeBackend:
+    """A backend that answers a fixed ranking and records what it was given."""
+
+    def __init__(self, ranking: Sequence[tuple[str, float | None]], uses_tld: bool = False) -> None:
+        self.name = "fake"
+        self.uses_tld = uses_tld
+        self.ranking = list(ranking)
+        self.seen: list[tuple[bytes, str | None]] = []
+
+    def rank(self, text: bytes, tld: str | None) -> Sequence[tuple[str, float | None]]:
+        self.seen.append((text, tld))
+        return self.ranking
+
+
+# --- Mostly UTF-8 stays UTF-8 -----------------------------------------------------------
+
+
+def _mixed(valid: int, invalid: int) -> bytes:
+    """*valid* UTF-8 "é" and *invalid* stray windows-1252 bytes, in French-like text."""
+    words = ["caf\u00e9"] * valid + ["na\udcefve"] * invalid
+    out = " ".join(words).encode("utf-8", "surrogateescape")
+    return b"<p>" + out + b"</p>"
+
+
+@pytest.mark.parametrize(
+    ("valid", "invalid", "mostly"),
+    [
+        pytest.param(MIN_VALID, 1, True, id="min-valid-one-error"),
+        pytest.param(MIN_VALID - 1, 1, False, id="below-min-valid"),
+        pytest.param(RATIO * 3, 3, True, id="ratio-exactly"),
+        pytest.param(RATIO * 3 - 1, 3, False, id="ratio-just-below"),
+        pytest.param(500, 10, True, id="stray-bytes-in-a-long-page"),
+        pytest.param(0, 5, False, id="legacy-only"),
+    ],
+)
+def test_mostly_utf8_boundary(valid: int, invalid: int, mostly: bool) -> None:
+    body = _mixed(valid, invalid)
+    assert utf8_evidence(body).valid == valid
+    assert utf8_evidence(body).invalid == invalid
+    assert (mostly_utf8(body) is not None) is mostly
+    decision = sniff(body, "text/html")
+    if mostly:
+        assert (decision.encoding, decision.source) == ("UTF-8", Source.UTF8)
+        assert decision.as_dict()["detector"] == {
+            "name": "mostly-utf-8",
+            "score": round(valid / (valid + invalid), 4),
+            "valid": valid,
+            "invalid": invalid,
+        }
+        # Decoded as a browser would: one U+FFFD per invalid sequence, nothing else lost.
+        assert decode(body, decision.encoding).count("\ufffd") == invalid
+    else:
+        assert decision.source is Source.DEFAULT
+
+
+def test_valid_utf8_names_no_rule() -> None:
+    decision = sniff("caf\u00e9 na\u00efve".encode(), "text/html")
+    assert decision.source is Source.UTF8
+    assert decision.detector is None
+    assert "detector" not in decision.as_dict()
+
+
+@needs_catalogues
+@pytest.mark.parametrize("page", corpus.small_table(), ids=lambda page: page.id)
+def test_legacy_text_is_not_mostly_utf8(page: corpus.Page) -> None:
+    assert mostly_utf8(page.body) is None
+
+
+# --- Only encodings browsers support ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "encoding"),
+    [
+        ("cp932", "Shift_JIS"),
+        ("shift_jis_2004", "Shift_JIS"),
+        ("euc_jis_2004", "EUC-JP"),
+        ("iso2022_jp_2", "ISO-2022-JP"),
+        ("cp949", "EUC-KR"),
+        ("big5hkscs", "Big5"),
+        ("gb2312", "GBK"),
+        ("GB18030", "gb18030"),
+        ("iso8859_2", "ISO-8859-2"),
+        ("ISO-8859-1", "windows-1252"),  # the Encoding Standard's label table
+        ("ascii", "windows-1252"),
+        ("Windows-1251", "windows-1251"),
+        ("MacCyrillic", "x-mac-cyrillic"),
+        ("mac-roman", "macintosh"),
+        ("TIS-620", "windows-874"),
+        ("koi8_u", "KOI8-U"),
+        ("utf_7", None),  # refused: browsers never decode UTF-7
+        ("cp1125", None),
+        ("johab", None),
+        ("cp737", None),
+        ("hz", None),  # hz-gb-2312 is the "replacement" encoding
+        ("utf_8", None),  # decided by the UTF-8 step, never detected
+        ("utf_16", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_answer_encoding(answer: str | None, encoding: str | None) -> None:
+    assert answer_encoding(answer) == encoding
+
+
+def test_legacy_encodings_are_whatwg_names() -> None:
+    assert set(ENCODING_NAMES) >= LEGACY_ENCODINGS
+    assert set(corpus.LANGUAGES) <= LEGACY_ENCODINGS
+
+
+def test_unsupported_answers_fall_to_the_next_candidate() -> None:
+    backend = FakeBackend([("utf_7", 0.99), ("cp1125", 0.9), ("koi8_r", 0.5)])
+    body = "Привет, как дела".encode("koi8-r")
+    detected = WebDetector(backend)(body, None)
+    assert detected is not None
+    assert (detected.encoding, detected.score) == ("KOI8-R", 0.5)
+
+
+def test_no_usable_answer_detects_nothing() -> None:
+    backend = FakeBackend([("utf_7", 0.99)])
+    assert WebDetector(backend)(b"\xe9t\xe9", None) is None
+    assert sniff(b"\xe9t\xe9", detector=WebDetector(backend)).source is Source.DEFAULT
+
+
+def test_a_candidate_that_makes_replacement_characters_gives_way() -> None:
+    # "日本語のテキスト" in EUC-JP is not valid Shift_JIS throughout.
+    body = "日本語のテキストです。".encode("euc-jp")
+    backend = FakeBackend([("shift_jis", 0.6), ("euc-jp", 0.5)])
+    detected = WebDetector(backend)(body, None)
+    assert detected is not None
+    assert detected.encoding == "EUC-JP"
+    assert dict(detected.details)["chosen_by"] == "decoder"
+
+
+# --- Web-aware: text content and the TLD prior ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        pytest.param(b"<p>caf\xe9</p>", b" caf\xe9 ", id="tags"),
+        pytest.param(b'<a title="\xe9t\xe9">x</a>', b" x ", id="attribute-value"),
+        pytest.param(b"<script>var s = '\xe9';</script>t", b" t", id="script"),
+        pytest.param(b"<STYLE>p:after{content:'\xe9'}</STYLE>t", b" t", id="style-any-case"),
+        pytest.param(b"<!-- \xe9 -->t", b" t", id="comment"),
+        pytest.param(b"a https://ex.com/\xe9?q=1 b", b"a   b", id="url"),
+        pytest.param(b"caf&eacute; &#233; &#xE9;", b"caf     ", id="references"),
+        pytest.param(b"a < b", b"a < b", id="lone-less-than-is-text"),
+        pytest.param(b"<script>\xe9\xe9", b" ", id="unterminated-script"),
+    ],
+)
+def test_strip_markup(html: bytes, text: bytes) -> None:
+    assert strip_markup(html) == text
+
+
+def test_window_falls_back_to_raw_when_only_markup_is_non_ascii() -> None:
+    body = b'<html><a title="caf\xe9">x</a></html>'
+    window = detection_window(body, DEFAULT_WINDOW)
+    assert window is not None
+    assert not window.stripped
+    assert b"\xe9" in window.text
+
+
+@pytest.mark.parametrize(
+    ("url", "tld"),
+    [
+        ("https://www.example.jp/page", "jp"),
+        ("HTTP://WWW.EXAMPLE.RU/", "ru"),
+        ("https://example.com./", "com"),
+        ("https://пример.рф/", "xn--p1ai"),
+        ("https://user:pw@shop.example.co.uk:8080/x", "uk"),
+        ("http://127.0.0.1/", None),
+        ("http://[::1]/", None),
+        ("http://localhost/", None),
+        ("file:///srv/page.html", None),
+        ("not a url", None),
+        (None, None),
+    ],
+)
+def test_tld_of(url: str | None, tld: str | None) -> None:
+    assert tld_of(url) == tld
+
+
+@pytest.mark.parametrize(
+    ("tld", "first"),
+    [
+        ("jp", "Shift_JIS"),
+        ("ru", "windows-1251"),
+        ("ua", "windows-1251"),
+        ("kr", "EUC-KR"),
+        ("cn", "GBK"),
+        ("tw", "Big5"),
+        ("cz", "windows-1250"),
+        ("gr", "windows-1253"),
+        ("il", "windows-1255"),
+        ("fr", "windows-1252"),
+    ],
+)
+def test_tld_prior_table(tld: str, first: str) -> None:
+    assert prior(tld)[0] == first
+
+
+def test_tld_prior_names_whatwg_encodings_only() -> None:
+    assert prior("com") == prior(None) == ()
+    assert {e for encodings in TLD_PRIORS.values() for e in encodings} <= LEGACY_ENCODINGS
+
+
+@pytest.mark.parametrize(
+    ("ranking", "url", "expected", "how"),
+    [
+        pytest.param(
+            [("cp1252", 0.50), ("cp1250", 0.48)],
+            "https://example.cz/",
+            "windows-1250",
+            "tld",
+            id="near-tie-goes-to-the-tld",
+        ),
+        pytest.param(
+            [("cp1252", 0.50), ("cp1250", 0.20)],
+            "https://example.cz/",
+            "windows-1252",
+            "backend",
+            id="clear-winner-stays",
+        ),
+        pytest.param(
+            [("cp1252", 0.50), ("cp1250", 0.48)],
+            "https://example.com/",
+            "windows-1252",
+            "backend",
+            id="no-prior-on-com",
+        ),
+        pytest.param(
+            [("iso8859_15", 0.50), ("cp1252", 0.49)],
+            "https://example.fr/",
+            "ISO-8859-15",
+            "backend",
+            id="no-move-within-a-family",
+        ),
+        pytest.param([], "https://example.ru/", "windows-1251", "tld", id="no-answer-tld-first"),
+    ],
+)
+def test_tld_prior_for_ranking_backends(
+    ranking: list[tuple[str, float]], url: str, expected: str, how: str
+) -> None:
+    body = "<p>Le café a été fermé</p>".encode("cp1250")
+    detected = WebDetector(FakeBackend(ranking))(body, url)
+    assert detected is not None
+    assert detected.encoding == expected
+    assert dict(detected.details)["chosen_by"] == how
+
+
+def test_tld_prior_off() -> None:
+    backend = FakeBackend([("cp1252", 0.50), ("cp1250", 0.48)])
+    detected = WebDetector(backend, use_tld=False)(b"<p>\xe9t\xe9</p>", "https://example.cz/")
+    assert detected is not None
+    assert detected.encoding == "windows-1252"
+    assert dict(detected.details)["tld"] is None
+
+
+def test_native_tld_backend_gets_the_tld() -> None:
+    backend = FakeBackend([("cp1252", 1.0)], uses_tld=True)
+    WebDetector(backend)(b"<p>\xe9t\xe9</p>", "https://www.example.de/")
+    assert backend.seen[0][1] == "de"
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    ("encoding", "locale", "tld", "without"),
+    [
+        ("windows-1252", "es", "es", "ISO-8859-3"),
+        ("ISO-8859-2", "hu", "hu", "windows-1252"),
+    ],
+)
+def test_tld_prior_decides_short_pages(encoding: str, locale: str, tld: str, without: str) -> None:
+    page = corpus.page(encoding, locale, 1_000, 0, tld)
+    detector = get_detector()
+    with_tld = sniff(page.body, "text/html", page.url_tld, detector=detector)
+    plain = sniff(page.body, "text/html", page.url, detector=detector)
+    assert decode(page.body, with_tld.encoding) == page.text
+    assert plain.encoding == without
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding", "latin9"),
+    [
+        pytest.param("Le cœur et l'œuvre", "iso8859-15", True, id="oe-ligature"),
+        pytest.param("Šibenik, Žilina", "iso8859-15", True, id="s-z-caron"),
+        pytest.param("Ajoutez 1½ tasse", "cp1252", False, id="fraction-after-digit"),
+        pytest.param("Prix : 10 ¤", "cp1252", False, id="currency-sign-alone"),
+        pytest.param(
+            "It\u00b4s the \u0153uvre\u2019s end", "cp1252", False, id="windows-1252-quotes"
+        ),
+    ],
+)
+def test_latin9_letters(text: str, encoding: str, latin9: bool) -> None:
+    assert latin9_letters(text.encode(encoding)) is latin9
+
+
+# --- Bounded -----------------------------------------------------------------------------
+
+
+def test_window_starts_at_the_first_non_ascii_text() -> None:
+    body = b"<html><head><title>x</title></head><body>" + b"a" * 100_000 + b"<p>\xe9t\xe9</p>"
+    assert first_non_ascii(body) == body.index(b"\xe9")
+    window = detection_window(body, 1_000)
+    assert window is not None
+    assert window.start == body.rindex(b"<p>")
+    assert window.text.strip() == b"\xe9t\xe9"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "sentence"),
+    [
+        ("cp932", "東京都の天気は晴れです。漢字とカタカナのテキスト"),
+        ("euc-jp", "東京都の天気は晴れです。漢字とカタカナのテキスト"),
+        ("gbk", "北京市今天天气晴朗汉字文本"),
+        ("gb18030", "北京市今天天气晴朗汉字文本"),
+        ("big5", "台北市今天天氣晴朗漢字文本"),
+        ("euc-kr", "서울의 날씨는 맑습니다 한국어"),
+        ("utf-8", "東京都の天気は晴れです。"),
+    ],
+)
+@pytest.mark.parametrize("separator", ["\n", "<br>"], ids=["lines", "no-spaces"])
+def test_window_ends_at_a_character_boundary(encoding: str, sentence: str, separator: str) -> None:
+    text = "<p>" + (sentence.replace(" ", "") + separator) * 2_000 + "</p>"
+    body = text.encode(encoding)
+    for size in (1_000, 1_001, 1_002, 4_097):
+        window = detection_window(body, size)
+        assert window is not None
+        assert window.end - window.start <= size + 3
+        assert "\ufffd" not in window.text.decode(encoding, "replace")
+
+
+def test_iso2022jp_window_is_read_raw() -> None:
+    body = "<p>東京&amp;大阪</p>".encode("iso2022_jp")
+    window = detection_window(body, DEFAULT_WINDOW)
+    assert window is not None
+    assert not window.stripped
+    assert window.text == body[body.index(b"\x1b") - 3 :]
+
+
+def test_undeclared_iso2022jp_is_detected_not_utf8() -> None:
+    body = "<p>東京都の天気は晴れです。明日は雨でしょう。</p>".encode("iso2022_jp")
+    decision = sniff(body, "text/html", detector=get_detector())
+    assert (decision.encoding, decision.source) == ("ISO-2022-JP", Source.DETECTED)
+
+
+def test_huge_body_costs_no_more_than_the_window() -> None:
+    line = "Съешь же ещё этих мягких французских булок, да выпей чаю.\n".encode("cp1251")
+    body = b"<html><body>" + line * (20_000_000 // len(line))
+    backend = FakeBackend([("cp1251", 0.9)])
+    detected = WebDetector(backend, window=DEFAULT_WINDOW)(body, None)
+    assert detected is not None
+    assert detected.encoding == "windows-1251"
+    assert len(backend.seen[0][0]) <= DEFAULT_WINDOW
+    decision = sniff(body, "text/html", detector=get_detector())
+    assert decision.encoding == "windows-1251"
+    assert decision.as_dict()["detector"]["window"][1] <= DEFAULT_WINDOW + 20
+
+
+# --- Pluggable ---------------------------------------------------------------------------
+
+
+@needs_catalogues
+@pytest.mark.parametrize("name", ["default", *BACKENDS])
+@pytest.mark.parametrize(
+    ("encoding", "locale", "tld"),
+    [("windows-1251", "ru", "ru"), ("Shift_JIS", "ja", "jp"), ("GBK", "zh_CN", "cn")],
+)
+def test_every_backend(name: str, encoding: str, locale: str, tld: str) -> None:
+    page = corpus.page(encoding, locale, 3_000, 1, tld)
+    detector = get_detector(name)
+    assert detector is not None
+    decision = sniff(page.body, "text/html", page.url_tld, detector=detector)
+    assert decode(page.body, decision.encoding) == page.text
+    assert decision.source is Source.DETECTED
+    assert decision.detector == (DEFAULT_BACKEND if name == "default" else name)
+
+
+def test_none_and_unknown_names() -> None:
+    assert get_detector("none") is None
+    assert get_detector(" None ") is None
+    with pytest.raises(ValueError, match="unknown charset detector 'chardetng2'"):
+        get_detector("chardetng2")
+    with pytest.raises(ValueError, match="positive"):
+        get_detector(window=0)
+
+
+@pytest.fixture
+def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_charset.sniff import detect
+
+    monkeypatch.setattr(detect, "_warned", set())
+
+
+@pytest.mark.usefixtures("fresh_warnings")
+@pytest.mark.parametrize(
+    ("name", "modules", "expected"),
+    [
+        pytest.param("cchardet", ["cchardet"], DEFAULT_BACKEND, id="optional-to-default"),
+        pytest.param(
+            "default",
+            ["chardetng_py", "chardetng_py.detector"],
+            "charset-normalizer",
+            id="default-to-charset-normalizer",
+        ),
+    ],
+)
+def test_missing_backend_falls_back_with_one_log_line(
+    name: str,
+    modules: list[str],
+    expected: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    for module in modules:
+        monkeypatch.setitem(sys.modules, module, None)
+    with caplog.at_level(logging.WARNING, logger="scrapy_charset.sniff.detect"):
+        first = get_detector(name)
+        second = get_detector(name)
+    assert first is not None
+    assert second is not None
+    assert isinstance(first, WebDetector)
+    assert first.name == expected
+    assert len(caplog.records) == 1
+    assert "not installed" in caplog.records[0].getMessage()
+
+
+def test_default_without_chardet_is_chardetng(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "chardet", None)
+    detector = get_detector()
+    assert isinstance(detector, WebDetector)
+    assert detector.name == "chardetng"
+
+
+# --- Recorded ----------------------------------------------------------------------------
+
+
+def test_decision_records_the_detector() -> None:
+    body = "<p>Съешь же ещё этих мягких французских булок, да выпей чаю.</p>".encode("cp1251")
+    decision = sniff(body, "text/html", "https://example.ru/", detector=get_detector())
+    assert decision.source is Source.DETECTED
+    assert decision.confidence is Confidence.TENTATIVE
+    assert decision.detector == DEFAULT_BACKEND
+    assert decision.score is not None
+    record = decision.as_dict()["detector"]
+    assert record["name"] == DEFAULT_BACKEND
+    assert record["tld"] == "ru"
+    assert record["chosen_by"] == "backend"
+    assert record["markup_stripped"] is True
+    assert json.loads(json.dumps(decision.as_dict())) == decision.as_dict()
+
+
+def test_detected_is_a_plain_value() -> None:
+    assert Detected("KOI8-R", "fake") == Detected("KOI8-R", "fake", None, ())
+
+
+# --- Accuracy on real text ---------------------------------------------------------------
+
+
+@needs_catalogues
+@pytest.mark.parametrize("page", corpus.small_table(), ids=lambda page: page.id)
+def test_accuracy_on_real_text(page: corpus.Page) -> None:
+    decision = sniff(page.body, "text/html", page.url_tld, detector=get_detector())
+    assert decision.source is Source.DETECTED
+    assert decode(page.body, decision.encoding) == page.text
+
+
+# --- UTF-8 validity across chunk boundaries (the check reads 64 KiB at a time) ----------
+
+_E = "é".encode()
+_EURO = "€".encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "valid"),
+    [
+        pytest.param(_E * 40_000 + _EURO[:2], True, id="truncated-at-the-end"),
+        pytest.param(_E * 40_000 + b"\xff", False, id="bad-byte-at-the-end"),
+        pytest.param(b"a" * 65_535 + _EURO, True, id="sequence-across-chunks"),
+        pytest.param(b"a" * 65_535 + _EURO[:2], False, id="only-a-truncated-sequence"),
+        pytest.param(_E + b"a" * 65_535 + _EURO[:2], True, id="truncated-after-valid"),
+        pytest.param(b"a" * 200_000 + b"\xff" + _E * 10, False, id="ascii-then-bad-byte"),
+    ],
+)
+def test_is_utf8_across_chunks(body: bytes, valid: bool) -> None:
+    assert is_utf8(body) is valid
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("<p>Les élèves ont étudié à l'école près de la forêt.</p>", id="fr"),
+        pytest.param("<p>Über die Brücke gehen die Mädchen schön.</p>", id="de"),
+    ],
+)
+def test_siblings_reading_the_same_text_keep_windows_1252(text: str) -> None:
+    # ISO-8859-15 and macintosh siblings are chosen only when they read the text otherwise.
+    decision = sniff(text.encode("cp1252"), "text/html", detector=get_detector())
+    assert decision.encoding == "windows-1252"
