@@ -456,6 +456,14 @@ def test_fetch_url(entry_point: Path, tmp_path: Path) -> None:
     assert trail["difference"]["scrapy_charset"].startswith("<!DOCTYPE html>")
 
 
+def test_fetch_failure_is_reported(entry_point: Path, tmp_path: Path) -> None:
+    with DemoSite() as site:  # a port that was just free and is closed again
+        url = site.base_url + "/"
+    result = scrapy(["charset", "-s", "RETRY_ENABLED=False", url], entry_point, tmp_path)
+    assert result.returncode == 1
+    assert f"could not fetch {url}" in result.stderr
+
+
 def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> None:
     with DemoSite() as site:
         result = scrapy(["charset", site.base_url + "/el/"], entry_point, tmp_path)
