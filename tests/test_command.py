@@ -478,6 +478,7 @@ def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> N
         pytest.param(["--file", "missing.html"], "cannot read missing.html", id="missing-file"),
         pytest.param(["--file", "x", "https://example.org/"], "not both", id="file-and-url"),
         pytest.param(["--file", "x", "--url", "example.org"], "absolute URL", id="relative-url"),
+        pytest.param(["example.org/page"], "give an absolute URL", id="url-without-scheme"),
         pytest.param(
             ["--url", "https://example.org/", "https://example.org/"],
             "go with --file",

@@ -61,24 +61,37 @@ class Command(ScrapyCommand):
         parser.add_argument("--spider", help="fetch with this spider's settings")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        body = self._check_arguments(args, opts)
+        # Load the rest of scrapy-charset first: a broken install is reported before any
+        # download.
+        trail, config = self._explain()
+        if trail is None:
+            return
+        if body is not None:
+            url = opts.url or Path(opts.file).resolve().as_uri()
+            self._report(trail, config, body, url, content_type=opts.content_type, opts=opts)
+            return
+        self._fetch(trail, config, args[0], opts)
+
+    @staticmethod
+    def _check_arguments(args: list[str], opts: argparse.Namespace) -> bytes | None:
+        """Raise UsageError for wrong arguments; the body of ``--file``, if given."""
         if opts.file:
             if args:
                 raise UsageError("give either a URL or --file, not both")
             if opts.url and "://" not in opts.url:
                 raise UsageError(f"--url needs an absolute URL, not {opts.url!r}")
-            path = Path(opts.file)
             try:
-                body = path.read_bytes()
+                return Path(opts.file).read_bytes()
             except OSError as exc:
                 raise UsageError(f"cannot read {opts.file}: {exc.strerror}") from exc
-            url = opts.url or path.resolve().as_uri()
-            self._report(body, url, content_type=opts.content_type, headers=None, opts=opts)
-            return
         if len(args) != 1:
             raise UsageError("give one URL, or --file PATH")
+        if "://" not in args[0]:
+            raise UsageError(f"give an absolute URL, not {args[0]!r}")
         if opts.content_type or opts.url:
             raise UsageError("--content-type and --url go with --file")
-        self._fetch(args[0], opts)
+        return None
 
     def _explain(self) -> tuple[Any, Any]:
         try:
@@ -103,19 +116,18 @@ class Command(ScrapyCommand):
             return None, None
         return trail, config
 
+    @staticmethod
     def _report(
-        self,
+        trail: Any,
+        config: Any,
         body: bytes,
         url: str,
         *,
         content_type: str | None,
-        headers: Any,
         opts: argparse.Namespace,
+        headers: Any = None,
         seen: dict[str, Any] | None = None,
     ) -> None:
-        trail, config = self._explain()
-        if trail is None:
-            return
         found = trail.explain(
             body,
             url=url,
@@ -139,7 +151,7 @@ class Command(ScrapyCommand):
                 )
         sys.stdout.flush()
 
-    def _fetch(self, url: str, opts: argparse.Namespace) -> None:
+    def _fetch(self, trail: Any, config: Any, url: str, opts: argparse.Namespace) -> None:
         from scrapy import Request, Spider
         from scrapy.utils.datatypes import SequenceExclude
         from scrapy.utils.spider import DefaultSpider, spidercls_for_request
@@ -178,6 +190,8 @@ class Command(ScrapyCommand):
         content_type = b", ".join(values).decode("latin-1") if values else None
         seen = response.meta.get("charset")
         self._report(
+            trail,
+            config,
             response.body,
             response.url,
             content_type=content_type,
