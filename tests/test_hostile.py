@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import encodings
 import encodings.aliases
+import importlib
 import pkgutil
 import random
 import subprocess
@@ -888,3 +889,29 @@ def test_difference_punycode() -> None:
         body, {"Content-Type": "text/html; charset=punycode"}, "HtmlResponse"
     )
     assert (text, encoding) == (body.decode("ascii"), "UTF-8")  # ASCII is valid UTF-8
+
+
+# --- Import order -----------------------------------------------------------------------------
+
+
+def _first_imports() -> list[str]:
+    import scrapy_charset
+
+    modules = [
+        f"import {info.name}"
+        for package in ("scrapy_charset.whatwg", "scrapy_charset.sniff")
+        for info in pkgutil.iter_modules(
+            importlib.import_module(package).__path__, prefix=f"{package}."
+        )
+    ]
+    names = [f"from scrapy_charset import {name}" for name in scrapy_charset.__all__]
+    return sorted(modules) + names
+
+
+@pytest.mark.parametrize("statement", _first_imports())
+def test_any_public_name_or_module_imports_first(statement: str) -> None:
+    # Each in a fresh interpreter: a circular import shows only when its module comes first.
+    run = subprocess.run(
+        [sys.executable, "-c", statement], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
