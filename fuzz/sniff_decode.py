@@ -19,7 +19,9 @@ if __name__ == "__main__":  # pragma: no cover - coverage feedback for the packa
     import atheris
 
     with atheris.instrument_imports(include=["scrapy_charset"]):
-        import scrapy_charset  # noqa: F401 - loads every module the target calls
+        # The package loads its names lazily: import the modules the target calls.
+        import scrapy_charset.sniff
+        import scrapy_charset.whatwg.codecs  # noqa: F401
 
 from scrapy_charset import decode, lookup, sniff
 from scrapy_charset.sniff import Kind, sniff_with_text
