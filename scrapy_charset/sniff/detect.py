@@ -34,6 +34,7 @@ README's "Detection" section for the figures.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -113,12 +114,17 @@ def same_family(first: str, second: str) -> bool:
 _CHECK = 16 * 1024
 
 
+# U+FFFD, or a C1 control (U+0080-U+009F): windows-1252 decodes its five undefined bytes to
+# C1 controls, and the ISO-8859 encodings all of 0x80-0x9F; no text uses them.
+_UNCLEAN = re.compile("[\ufffd\x80-\x9f]")
+
+
 def _decodes_cleanly(window: bytes, encoding: str) -> bool:
     sample = window
     if len(sample) > _CHECK:
         cut = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
         sample = sample[: cut if cut > 0 else _CHECK]
-    return "\ufffd" not in decode(sample, encoding)
+    return _UNCLEAN.search(decode(sample, encoding)) is None
 
 
 class WebDetector:
