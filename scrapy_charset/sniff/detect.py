@@ -20,15 +20,19 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
   backend has no usable answer the TLD's first encoding is used if it decodes the window
   without error;
 - checks the chosen candidate with the WHATWG decoder (:func:`scrapy_charset.decode`): a
-  candidate that turns the window into U+FFFD gives way to the next one that does not;
+  candidate that turns the window into U+FFFD or C1 controls (U+0080-U+009F, which no text
+  uses: windows-1252's five undefined bytes and 0x80-0x9F in ISO-8859) gives way to the
+  next one that does not;
 - reads windows-1252 as ISO-8859-15 when the text has ISO-8859-15's letters and none of
   windows-1252's own punctuation (:func:`latin9_letters`).
 
 The default backend is ``chardetng+chardet``: Firefox's detector (with the TLD) decides the
 script and the language family, and chardet chooses among the sibling code pages Firefox
-does not detect. It is the most accurate on the development corpus (every page of the
-common web encodings right) and cheaper per page than Scrapy's own fallback; see the
-README's "Detection" section for the figures.
+does not detect; without a TLD prior, chardet's ranking of the Latin and Cyrillic code
+pages and the plausibility of the decoded text replace chardetng's no-TLD default. It is
+the most accurate on the development corpus (every page of the common web encodings right,
+with or without the TLD) and cheaper per page than Scrapy's own fallback; see the README's
+"Detection" section for the figures.
 """
 
 from __future__ import annotations

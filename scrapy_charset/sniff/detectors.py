@@ -371,8 +371,17 @@ class ChardetngChardetBackend:
     first three answers and chardetng's, the first that puts the fewest symbols inside
     words (:func:`in_word_symbols`) wins, except for
     windows-1252 text with ISO-8859-15's letters (:func:`latin9_letters`), which the
-    detector reads as ISO-8859-15 itself. Without chardet installed this is chardetng
-    alone.
+    detector reads as ISO-8859-15 itself.
+
+    Without a TLD prior (no country TLD, or ``.com``, ``.org``...) chardetng's Latin answer
+    is its default (windows-1252) rather than evidence: then chardet ranks all the Latin
+    code pages and windows-1251 and x-mac-cyrillic, and among its answers scoring at least
+    :data:`NEAR_BEST` of its best, the one whose text is the most plausible
+    (:func:`implausibility`, measured on the words the candidates read differently) wins,
+    chardet's order breaking ties; chardetng's answer stays when it reads those words the
+    same way, or as plausibly while chardet ranks it near the best too.
+
+    Without chardet installed this is chardetng alone.
     """
 
     uses_tld = True
