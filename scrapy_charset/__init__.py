@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
-from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff import sniff
-from scrapy_charset.whatwg.codecs import decode
-from scrapy_charset.whatwg.labels import get_encoding as lookup
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
+    from scrapy_charset.sniff import sniff
+    from scrapy_charset.whatwg.codecs import decode
+    from scrapy_charset.whatwg.labels import get_encoding as lookup
 
 __version__ = "0.1.0"
 
-# Scrapy components load on first use, so that importing the spec layers (or running an
-# unrelated ``scrapy`` command) does not import Scrapy's machinery through this package.
+# Everything loads on first use. Scrapy imports every ``scrapy.commands`` entry point on
+# every ``scrapy`` invocation, and ours lives in this package: an import error anywhere
+# below must not break ``scrapy version``. It also keeps Scrapy's machinery out of an
+# import of the spec layers.
 _LAZY = {
+    "Confidence": "scrapy_charset.decision",
+    "EncodingDecision": "scrapy_charset.decision",
+    "Ignored": "scrapy_charset.decision",
+    "Source": "scrapy_charset.decision",
+    "sniff": "scrapy_charset.sniff",
+    "decode": "scrapy_charset.whatwg.codecs",
+    "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
     "CharsetMiddleware": "scrapy_charset.middleware",
     "CharsetPipeline": "scrapy_charset.pipeline",
@@ -27,7 +41,28 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'scrapy_charset' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
+    globals()[name] = value
+    return value
+
+
+_ALIASES = {"lookup": "get_encoding"}
+
+
+class _Package(ModuleType):
+    """This package, where a public name shared with a subpackage stays the public object.
+
+    ``scrapy_charset.sniff`` is the function; importing the subpackage of the same name
+    would rebind it to the module (the import system sets the parent's attribute).
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _LAZY and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

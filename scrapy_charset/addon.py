@@ -22,6 +22,9 @@ __all__ = ["DEFAULT_PRIORITY", "Addon", "middleware_priority"]
 
 #: Between MetaRefreshMiddleware (580) and HttpCompressionMiddleware (590).
 DEFAULT_PRIORITY = 585
+#: Early, so that later pipelines see repaired text.
+ITEM_PIPELINE_PRIORITY = 50
+ITEM_STAMP_PRIORITY = 550
 _GAP = 5
 
 
@@ -76,6 +79,8 @@ class Addon:
 
     def update_settings(self, settings: BaseSettings) -> None:
         self._add_middleware(settings)
+        self._add_item_checks(settings)
+        self._add_item_stamp(settings)
 
     def _add_middleware(self, settings: BaseSettings) -> None:
         priority = middleware_priority(
@@ -89,4 +94,24 @@ class Addon:
             "DOWNLOADER_MIDDLEWARES",
             CharsetMiddleware,
             priority,  # type: ignore[arg-type]
+        )
+
+    def _add_item_checks(self, settings: BaseSettings) -> None:
+        """The item pipeline (``CHARSET_ITEM_CHECKS_ENABLED``, on by default)."""
+        if not settings.getbool("CHARSET_ITEM_CHECKS_ENABLED", True):
+            return
+        from scrapy_charset.pipeline import CharsetPipeline
+
+        settings.setdefault_in_component_priority_dict(
+            "ITEM_PIPELINES", CharsetPipeline, ITEM_PIPELINE_PRIORITY
+        )
+
+    def _add_item_stamp(self, settings: BaseSettings) -> None:
+        """The item stamp spider middleware, when ``CHARSET_ITEM_FIELD`` names a field."""
+        if not settings.get("CHARSET_ITEM_FIELD"):
+            return
+        from scrapy_charset.itemstamp import CharsetItemStampMiddleware
+
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES", CharsetItemStampMiddleware, ITEM_STAMP_PRIORITY
         )

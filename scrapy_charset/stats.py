@@ -48,3 +48,53 @@ def skipped(reason: str) -> str:
 
 
 # --- Item pipeline ---------------------------------------------------------------------
+
+ITEMS_CHECKED = PREFIX + "items_checked"
+REPLACEMENT_ITEMS = PREFIX + "replacement/items"
+REPLACEMENT_CHARS = PREFIX + "replacement/chars"
+MOJIBAKE_ITEMS = PREFIX + "mojibake/items"
+ITEMS_DROPPED = PREFIX + "items_dropped"
+UNDECLARED_FIELD = PREFIX + "items/undeclared_field"
+STAMPED = PREFIX + "stamp/items"
+STAMP_UNDECLARED = PREFIX + "stamp/undeclared_field"
+STAMP_MISSING = PREFIX + "stamp/no_decision"
+
+# An item field path, list indexes collapsed ("offers.price"); the pipeline bounds how many
+# distinct paths it names and counts the rest as OTHER_FIELD.
+OTHER_FIELD = "<other>"
+
+
+def replacement_field(path: str) -> str:
+    return f"{PREFIX}replacement/field/{path}"
+
+
+def replacement_source(source: str) -> str:
+    return f"{PREFIX}replacement/source/{source}"
+
+
+def mojibake_field(path: str) -> str:
+    return f"{PREFIX}mojibake/field/{path}"
+
+
+def mojibake_kind(kind: str) -> str:
+    return f"{PREFIX}mojibake/kind/{kind}"
+
+
+def mojibake_source(source: str) -> str:
+    return f"{PREFIX}mojibake/source/{source}"
+
+
+def repaired_field(path: str) -> str:
+    return f"{PREFIX}repaired/field/{path}"
+
+
+def repaired_kind(kind: str) -> str:
+    return f"{PREFIX}repaired/kind/{kind}"
+
+
+def normalized_field(path: str) -> str:
+    return f"{PREFIX}normalized/field/{path}"
+
+
+def alert(kind: str) -> str:
+    return f"{PREFIX}alerts/{kind}"

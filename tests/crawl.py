@@ -3,7 +3,9 @@
 A crawl runs in its own process (a Twisted reactor cannot be restarted in one process).
 The spider fetches the given URLs; for each response it records the class, ``.text``,
 ``.encoding`` and ``meta["charset"]``, and yields the callback's items; the result carries
-the items, the final stats and the log.
+the items, the final stats and the log. An item given as a dict with an
+``"__item_class__": "module:Name"`` key is built as that class (``scrapy.Item``,
+dataclass, attrs, pydantic...) from the other keys.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 _SCRIPT = r"""
-import json, sys
+import importlib, json, sys
 import scrapy
+from itemadapter import ItemAdapter
 from scrapy.crawler import CrawlerProcess
 
 config = json.load(open(sys.argv[1]))
@@ -50,13 +53,21 @@ class Probe(scrapy.Spider):
             record["encoding"] = response.encoding
         responses.append(record)
         for item in config.get("items", {}).get(response.url, []):
-            yield dict(item)
+            yield make_item(item)
 
     def failed(self, failure):
         responses.append({"url": failure.request.url, "error": repr(failure.value)})
 
+def make_item(spec):
+    spec = dict(spec)
+    path = spec.pop("__item_class__", None)
+    if path is None:
+        return spec
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)(**spec)
+
 def collect(item):
-    items.append(dict(item))
+    items.append(ItemAdapter(item).asdict())
 
 process = CrawlerProcess(config["settings"])
 crawler = process.create_crawler(Probe)

@@ -1,0 +1,1 @@
+"""Scrapy commands: ``scrapy charset`` (registered through the ``scrapy.commands`` entry point)."""

@@ -1,0 +1,86 @@
+"""Stamp each item with the encoding decision of the response it came from.
+
+Pipelines never see the response, so the stamp is put on by a spider middleware: each item
+a callback yields gets ``CHARSET_ITEM_FIELD`` set to a flat, JSON-safe dict (``encoding``,
+``source``, ``label``, ``confidence``), read from ``response.meta["charset"]`` (written by
+the downloader middleware). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
+pydantic items only when they declare the field (otherwise it is counted in
+``charset/stamp/undeclared_field`` and warned about once per item class).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import NotConfigured
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from scrapy_charset import stats as keys
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+
+__all__ = ["STAMP_KEYS", "CharsetItemStampMiddleware", "stamp_from_decision"]
+
+logger = logging.getLogger(__name__)
+
+#: The keys of a stamp, all str or float or None.
+STAMP_KEYS = ("encoding", "source", "label", "confidence")
+
+
+def stamp_from_decision(decision: Any) -> dict[str, Any] | None:
+    """The flat stamp of a decision (``response.meta["charset"]``, a dict), or None."""
+    if not isinstance(decision, Mapping):
+        return None
+    stamp = {}
+    for key in STAMP_KEYS:
+        value = decision.get(key)
+        stamp[key] = value if value is None or isinstance(value, (str, int, float)) else str(value)
+    return stamp if stamp["encoding"] else None
+
+
+class CharsetItemStampMiddleware(BaseSpiderMiddleware):
+    """Put the response's encoding decision on every item (``CHARSET_ITEM_FIELD``)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        field = crawler.settings.get("CHARSET_ITEM_FIELD")
+        if not field:
+            raise NotConfigured("set CHARSET_ITEM_FIELD (e.g. 'encoding') to stamp items")
+        self.field = str(field)
+        assert crawler.stats is not None
+        self.stats = crawler.stats
+        self._warned: set[type] = set()
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is None or not ItemAdapter.is_item(item):
+            return item
+        try:
+            decision = response.meta.get("charset")
+        except AttributeError:  # a response built without a request
+            decision = None
+        stamp = stamp_from_decision(decision)
+        if stamp is None:
+            self.stats.inc_value(keys.STAMP_MISSING)
+            return item
+        try:
+            ItemAdapter(item)[self.field] = stamp
+        except KeyError:
+            self.stats.inc_value(keys.STAMP_UNDECLARED)
+            cls = type(item)
+            if cls not in self._warned:
+                self._warned.add(cls)
+                logger.warning(
+                    "%(cls)s does not declare the %(field)r field: its items are not stamped "
+                    "with the encoding decision (declare the field, or unset "
+                    "CHARSET_ITEM_FIELD)",
+                    {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
+                    extra={"crawler": self.crawler},
+                )
+            return item
+        self.stats.inc_value(keys.STAMPED)
+        return item

@@ -1,0 +1,10 @@
+"""Signals sent by scrapy-charset, for ``crawler.signals.connect(handler, signal=...)``."""
+
+from __future__ import annotations
+
+__all__ = ["charset_alert"]
+
+#: Sent once per item field and kind of damage when an alert rule fires. Arguments:
+#: ``alert`` (a :class:`scrapy_charset.alerts.Alert`: ``field``, ``kind``, ``rule``,
+#: ``rate``, ``items``, ``samples``, ``sources``) and ``spider``.
+charset_alert = object()

@@ -1,0 +1,59 @@
+"""Helpers for the example project and command tests: run ``scrapy`` as a user would.
+
+``scrapy`` finds commands through the ``scrapy.commands`` entry point, which exists once
+the package is installed. So that the tests also run from a plain checkout, :func:`run_scrapy`
+puts a minimal ``.dist-info`` declaring the same entry point on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.spec import REPO
+
+EXAMPLE = REPO / "example_project"
+if str(EXAMPLE) not in sys.path:
+    sys.path.insert(0, str(EXAMPLE))
+
+ENTRY_POINT = "charset = scrapy_charset.commands.charset:Command"
+
+
+def write_entry_point(folder: Path, entry_point: str = ENTRY_POINT) -> Path:
+    """Declare a ``scrapy.commands`` entry point in *folder* (a ``sys.path`` entry)."""
+    info = folder / "scrapy_charset_tests-0.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: scrapy-charset-tests\nVersion: 0\n"
+    )
+    (info / "entry_points.txt").write_text(f"[scrapy.commands]\n{entry_point}\n")
+    return folder
+
+
+def run_scrapy(
+    args: list[str],
+    *,
+    path: list[Path],
+    cwd: Path,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m scrapy ARGS`` with *path* first on ``PYTHONPATH``."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT"}
+    }
+    env["PYTHONPATH"] = os.pathsep.join(str(entry) for entry in path)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )

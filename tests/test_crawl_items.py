@@ -1,0 +1,240 @@
+"""A real crawl through ADDONS: items of every type are stamped, checked and repaired; one
+alert per field and kind (a WARNING, a stat, the charset_alert signal); drops and closing.
+
+The spider (``tests/crawl.py``) yields, for each page, the items configured here; the
+encoding decision on ``response.meta["charset"]`` is the one the downloader middleware
+wrote, or, where it is not enabled, the one the test puts on the request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pydantic
+import pytest
+import scrapy
+from scrapy import signals
+
+from scrapy_charset.itemstamp import STAMP_KEYS
+from scrapy_charset.signals import charset_alert
+from tests.crawl import CrawlResult, run_crawl
+from tests.server import Page, serve
+
+DAMAGED = "Café crème".encode().decode("cp1252")
+FIXED = "Café crème"
+MODULE = __name__
+
+
+# --- Item types the spider builds (imported by name in the crawl process) ---------------
+
+
+class Product(scrapy.Item):
+    name = scrapy.Field()
+    offers = scrapy.Field()
+    encoding = scrapy.Field()
+
+
+class Unstamped(scrapy.Item):
+    name = scrapy.Field()
+
+
+@dataclasses.dataclass
+class DataProduct:
+    name: str
+    encoding: dict[str, Any] | None = None
+
+
+@attrs.define
+class AttrsProduct:
+    name: str
+    encoding: dict[str, Any] | None = None
+
+
+class PydanticProduct(pydantic.BaseModel):
+    name: str
+    encoding: dict[str, Any] | None = None
+
+
+class AlertRecorder:
+    """An extension writing each charset_alert's payload as a JSON line (ALERT_RECORD)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> AlertRecorder:
+        recorder = cls(crawler.settings.get("ALERT_RECORD"))
+        crawler.signals.connect(recorder.record, signal=charset_alert)
+        crawler.signals.connect(recorder.closed, signal=signals.spider_closed)
+        return recorder
+
+    def record(
+        self, field: str, kind: str, rate: float, samples: list[str], sources: dict[str, int]
+    ) -> None:
+        payload = {
+            "field": field,
+            "kind": kind,
+            "rate": rate,
+            "samples": samples,
+            "sources": sources,
+        }
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(payload) + "\n")
+
+    def closed(self, reason: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"closed": reason}) + "\n")
+
+
+# --- The crawl ----------------------------------------------------------------------------
+
+
+def _decision(encoding: str, source: str, label: str | None) -> dict[str, Any]:
+    return {
+        "encoding": encoding,
+        "source": source,
+        "label": label,
+        "confidence": "certain" if source == "header" else "tentative",
+        "ignored": [],
+    }
+
+
+ROUTES = {
+    "/good": Page("<p>café".encode(), {"Content-Type": "text/html; charset=utf-8"}),
+    "/bad": Page("<p>café".encode("cp1252"), {"Content-Type": "text/html"}),
+}
+META = {
+    "/good": {"charset": _decision("UTF-8", "header", "utf-8")},
+    "/bad": {"charset": _decision("windows-1252", "default", None)},
+}
+
+
+def _item(cls: str, **fields: Any) -> dict[str, Any]:
+    return {"__item_class__": f"{MODULE}:{cls}", **fields}
+
+
+def crawl(
+    tmp_path: Path, settings: dict[str, Any], bad_items: int = 10
+) -> tuple[CrawlResult, list[dict[str, Any]]]:
+    record = tmp_path / "alerts.jsonl"
+    good = [
+        {"name": DAMAGED, "offers": [{"price": "12\u00a0€"}, {"price": DAMAGED}]},
+        _item("Product", name=DAMAGED, offers=[{"price": "1\ufffd"}]),
+        _item("DataProduct", name=DAMAGED),
+        _item("AttrsProduct", name=DAMAGED),
+        _item("PydanticProduct", name=DAMAGED),
+        _item("Unstamped", name="plain"),
+        _item("Unstamped", name="plain"),
+    ]
+    bad = [{"title": f"Caf\ufffd {i}", "name": "ok"} for i in range(bad_items)]
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good", f"{base}/bad"],
+            {
+                "ADDONS": {"scrapy_charset.addon.Addon": 0},
+                "EXTENSIONS": {f"{MODULE}.AlertRecorder": 0},
+                "ALERT_RECORD": str(record),
+                "CHARSET_ITEM_FIELD": "encoding",
+                "CHARSET_ALERT_MIN_ITEMS": 5,
+                "CHARSET_ALERT_RATE": 0.5,
+                "CONCURRENT_REQUESTS": 1,
+                **settings,
+            },
+            meta={f"{base}{path}": meta for path, meta in META.items()},
+            items={f"{base}/good": good, f"{base}/bad": bad},
+        )
+    lines = record.read_text(encoding="utf-8").splitlines() if record.exists() else []
+    return result, [json.loads(line) for line in lines]
+
+
+def _stamp(decision: dict[str, Any]) -> dict[str, Any]:
+    return {key: decision.get(key) for key in STAMP_KEYS}
+
+
+def test_crawl_checks_stamps_repairs_and_alerts_once(tmp_path: Path) -> None:
+    result, records = crawl(tmp_path, {})
+    good = result.response("/good")["meta_charset"]
+    bad = result.response("/bad")["meta_charset"]
+    stats = result.charset_stats()
+
+    # Every item type is stamped when it declares the field, and repaired.
+    named = [i for i in result.items if i.get("name") == FIXED]
+    assert len(named) == 5
+    assert all(i["encoding"] == _stamp(good) for i in named)
+    assert named[0]["offers"] == [{"price": "12\u00a0€"}, {"price": FIXED}]
+    assert [i for i in result.items if i.get("name") == "plain"] == [{"name": "plain"}] * 2
+    assert stats["charset/stamp/undeclared_field"] == 2
+    assert result.log.count("does not declare the 'encoding' field") == 1
+
+    assert stats["charset/items_checked"] == 17
+    assert stats["charset/repaired/field/name"] == 5
+    assert stats["charset/repaired/field/offers.price"] == 1
+    assert stats["charset/mojibake/kind/utf8-as-windows-1252"] == 6
+    assert stats["charset/replacement/items"] == 11
+    assert stats["charset/replacement/chars"] == 11
+    assert stats["charset/replacement/field/title"] == 10
+    assert stats["charset/replacement/field/offers.price"] == 1
+    assert stats[f"charset/replacement/source/{bad['source']}"] == 10
+    assert stats[f"charset/replacement/source/{good['source']}"] == 1
+
+    # One alert per field and kind: a WARNING, a stat and the signal each. "name" is
+    # mojibake in every item (repaired, still worth knowing), "title" U+FFFD.
+    assert stats["charset/alerts/replacement"] == 1
+    assert stats["charset/alerts/utf8-as-windows-1252"] == 1
+    assert result.log.count("Charset alert") == 2
+    assert "Charset alert: replacement in field 'title'" in result.log
+    assert "Charset alert: utf8-as-windows-1252 in field 'name'" in result.log
+    alerts = sorted((r for r in records if "field" in r), key=lambda r: r["field"])
+    assert alerts == [
+        {
+            "field": "name",
+            "kind": "utf8-as-windows-1252",
+            "rate": 1.0,
+            "samples": [DAMAGED] * 3,
+            "sources": {good["source"]: 5},
+        },
+        {
+            "field": "title",
+            "kind": "replacement",
+            "rate": 1.0,
+            "samples": ["Caf\ufffd 0", "Caf\ufffd 1", "Caf\ufffd 2"],
+            "sources": {bad["source"]: 5},
+        },
+    ]
+    assert result.stats["finish_reason"] == "finished"
+
+
+def test_crawl_drops_items_and_closes_the_spider(tmp_path: Path) -> None:
+    result, records = crawl(
+        tmp_path,
+        {"CHARSET_DROP_ITEM_FIELDS": 1, "CHARSET_CLOSE_SPIDER_RATE": 0.8},
+        bad_items=30,
+    )
+    stats = result.stats
+    assert stats["item_dropped_reasons_count/CharsetDropItem"] == stats["charset/items_dropped"]
+    assert stats["charset/items_dropped"] >= 5
+    assert "U+FFFD or mojibake left in 1 field(s): title" in result.log
+    assert not any("\ufffd" in json.dumps(i, ensure_ascii=False) for i in result.items)
+    assert stats["finish_reason"] == "charset_damage"
+    assert {"closed": "charset_damage"} in records
+
+
+def test_crawl_spidermon_suite_fails_the_job(tmp_path: Path) -> None:
+    pytest.importorskip("spidermon")
+    result, _ = crawl(
+        tmp_path,
+        {
+            "SPIDERMON_ENABLED": True,
+            "EXTENSIONS": {"spidermon.contrib.scrapy.extensions.Spidermon": 500},
+            "SPIDERMON_SPIDER_CLOSE_MONITORS": ["scrapy_charset.monitors.CharsetMonitorSuite"],
+            "CHARSET_MONITOR_MAX_MOJIBAKE_RATE": 0.5,
+        },
+    )
+    assert "Charset/Charset alerts within CHARSET_MONITOR_MAX_ALERTS... FAIL" in result.log
+    assert "Charset/U+FFFD within CHARSET_MONITOR_MAX_REPLACEMENT_RATE... FAIL" in result.log
+    assert "Charset/Mojibake within CHARSET_MONITOR_MAX_MOJIBAKE_RATE... OK" in result.log
+    assert "[Spidermon] FAILED (failures=2)" in result.log

@@ -1,0 +1,293 @@
+"""inspect_text(): field values -> (kind, repaired, lossy), and accuracy on real text.
+
+Damaged values are made in the test the way scrapers make them: the clean text is encoded
+with one encoding and decoded with another (browser decoders: windows-1252 keeps 0x81,
+0x8D, 0x8F, 0x90 and 0x9D as C1 controls).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks._itemdata import (
+    Field,
+    clean_values,
+    legacy_samples,
+    utf8_samples,
+    windows_1252,
+)
+from scrapy_charset.mojibake import SAFE_KINDS
+from scrapy_charset.textcheck import TextReport, inspect_text
+
+
+def misread(text: str, written: str, read: str) -> str:
+    """*text* written in one encoding and read in another (browser windows-1252/-1251)."""
+    raw = text.encode(written)
+    if read == "windows-1252":
+        return windows_1252(raw)
+    if read == "windows-1251":
+        return "".join(bytes([b]).decode("cp1251", "ignore") or chr(b) for b in raw)
+    return raw.decode(read, "replace")
+
+
+def twice(text: str) -> str:
+    return misread(misread(text, "utf-8", "windows-1252"), "utf-8", "windows-1252")
+
+
+U8_1252 = "utf8-as-windows-1252"
+
+# (value, kind, repaired, lossy), repairs as the default policy applies them.
+CASES = [
+    pytest.param(
+        misread("Café crème", "utf-8", "windows-1252"),
+        U8_1252,
+        "Café crème",
+        False,
+        id="utf8-as-1252-cafe",
+    ),
+    pytest.param(
+        misread("It’s “quoted”", "utf-8", "windows-1252"),
+        U8_1252,
+        "It’s “quoted”",
+        False,
+        id="utf8-as-1252-curly-quotes",
+    ),
+    pytest.param(
+        misread("Ærøskøbing", "utf-8", "latin-1"),
+        U8_1252,
+        "Ærøskøbing",
+        False,
+        id="utf8-as-latin1-c1-controls",
+    ),
+    pytest.param(
+        misread("Åland", "utf-8", "windows-1252"),
+        U8_1252,
+        "Åland",
+        False,
+        id="utf8-as-1252-a-ring-ellipsis",
+    ),
+    pytest.param(
+        misread("Česko", "utf-8", "windows-1252"),
+        U8_1252,
+        "Česko",
+        False,
+        id="utf8-as-1252-0x8d-hole",
+    ),
+    pytest.param(
+        misread("Привет, мир", "utf-8", "windows-1252"),
+        U8_1252,
+        "Привет, мир",
+        False,
+        id="utf8-cyrillic-as-1252",
+    ),
+    pytest.param(
+        misread("東京都", "utf-8", "windows-1252"), U8_1252, "東京都", False, id="utf8-cjk-as-1252"
+    ),
+    pytest.param(twice("It’s"), "utf8-double-encoded", "It’s", False, id="double-encoded"),
+    pytest.param(
+        twice("São Paulo"),
+        "utf8-double-encoded",
+        "São Paulo",
+        False,
+        id="double-encoded-portuguese",
+    ),
+    pytest.param(
+        misread("Привет", "utf-8", "windows-1251"),
+        "utf8-as-windows-1251",
+        "Привет",
+        False,
+        id="utf8-as-1251",
+    ),
+    pytest.param(
+        misread("Crème brûlée", "utf-8", "windows-1251"),
+        "utf8-as-windows-1251",
+        "Crème brûlée",
+        False,
+        id="utf8-latin-as-1251",
+    ),
+    pytest.param(
+        "Café and " + misread("crème", "utf-8", "windows-1252"),
+        U8_1252,
+        "Café and crème",
+        False,
+        id="partly-damaged",
+    ),
+    pytest.param(
+        misread("Größe", "utf-8", "windows-1252") + " " + twice("Größe"),
+        "utf8-double-encoded",
+        "Größe Größe",
+        False,
+        id="once-and-twice",
+    ),
+    # UTF-8 read as Shift_JIS: detected; repaired only on request (see LEGACY_CASES).
+    pytest.param(
+        misread("Café", "utf-8", "shift_jis"),
+        "utf8-as-shift_jis",
+        None,
+        False,
+        id="utf8-as-shift_jis",
+    ),
+    pytest.param(
+        misread("日本語", "utf-8", "cp932"),
+        "utf8-as-shift_jis",
+        None,
+        True,
+        id="utf8-as-shift_jis-lossy",
+    ),
+    # Legacy bytes read as windows-1252: detected, repaired only on request.
+    pytest.param(
+        misread("中华人民共和国", "gbk", "windows-1252"),
+        "legacy-as-windows-1252",
+        None,
+        False,
+        id="gbk-as-1252",
+    ),
+    pytest.param(
+        misread("Россия", "cp1251", "windows-1252"),
+        "legacy-as-windows-1252",
+        None,
+        False,
+        id="1251-as-1252",
+    ),
+    pytest.param("\x93quoted\x94", "c1-controls", None, False, id="c1-controls"),
+    # U+FFFD: lossy, whatever else.
+    pytest.param("Caf\ufffd", None, None, True, id="replacement-char"),
+    pytest.param(misread("Crème", "utf-8", "ascii"), None, None, True, id="utf8-as-ascii"),
+]
+
+# Legitimate text: nothing found, nothing changed.
+CONTROLS = [
+    pytest.param("NÃO É POSSÍVEL", id="portuguese-capital-a-tilde"),
+    pytest.param("MAÇÃ VERDE", id="portuguese-a-tilde-space"),
+    pytest.param("Â l'époque, Âge d'or", id="french-a-circumflex"),
+    pytest.param("São Tomé e Príncipe", id="portuguese"),
+    pytest.param("¥1,200～¥3,400", id="fullwidth-tilde-price-range"),
+    pytest.param("価格～100円", id="japanese-price"),
+    pytest.param("1\u00a0234,50\u00a0€", id="nbsp-price"),
+    pytest.param("R$\u00a012,50", id="nbsp-real"),
+    pytest.param("x² + y² ≤ 1, ∑ ±½ °C µm", id="math-and-symbols"),
+    pytest.param("Great 😀👍🏽 offer", id="emoji"),
+    pytest.param("e\u0301te\u0301 cafe\u0301", id="decomposed-accents"),
+    pytest.param("“curly” ‘quotes’ — and … ellipsis", id="curly-quotes"),
+    pytest.param("Straße“ zum „Bahnhof“", id="german-sharp-s-then-quote"),
+    pytest.param("Süßigkeiten, Größe", id="german-umlaut-sharp-s"),
+    pytest.param("Þú, það, Ísland", id="icelandic"),
+    pytest.param("Ámárico, Rúpía, Venäjän", id="ascii-between-accents"),
+    pytest.param("Сірий, їжак, Євген", id="ukrainian"),
+    # Valid windows-1251 pairs by chance: "Сі" is D1 B3, "дії" E4 B3 BF, "В" + NBSP C2 A0.
+    pytest.param("креольська (острів Сі)", id="ukrainian-1251-pair"),
+    pytest.param("дії", id="ukrainian-1251-triple"),
+    pytest.param("В\u00a02020 году", id="russian-preposition-nbsp"),
+    # ASCII letters read as Big5/GBK trail bytes give rare characters only.
+    pytest.param("Írán, öböl-menti, ógörög", id="hungarian"),
+    pytest.param("«Всё», — сказал он", id="russian-with-guillemets"),
+    pytest.param("ｶﾀｶﾅ ﾃｽﾄ", id="halfwidth-katakana"),
+    pytest.param("意大利, 片假名, 寬扎", id="chinese"),
+    pytest.param("대한민국", id="korean"),
+    pytest.param("Ελλάδα", id="greek"),
+    pytest.param("עברית ועربية", id="hebrew-arabic"),
+    pytest.param("plain ASCII", id="ascii"),
+    pytest.param("", id="empty"),
+]
+
+# With legacy=True: the repairs that choose an encoding.
+LEGACY_CASES = [
+    pytest.param(
+        misread("中华人民共和国", "gbk", "windows-1252"), "中华人民共和国", "GBK", id="gbk"
+    ),
+    pytest.param(misread("中華民國", "big5", "windows-1252"), "中華民國", "Big5", id="big5"),
+    pytest.param(
+        misread("日本の価格", "cp932", "windows-1252"), "日本の価格", "Shift_JIS", id="shift_jis"
+    ),
+    pytest.param(
+        misread("ひらがなとカタカナ", "euc_jp", "windows-1252"),
+        "ひらがなとカタカナ",
+        "EUC-JP",
+        id="euc-jp",
+    ),
+    pytest.param(misread("대한민국", "cp949", "windows-1252"), "대한민국", "EUC-KR", id="euc-kr"),
+    pytest.param(
+        misread("Привет, мир", "cp1251", "windows-1252"),
+        "Привет, мир",
+        "windows-1251",
+        id="windows-1251",
+    ),
+    pytest.param(
+        misread("Привет, мир", "koi8_r", "windows-1252"), "Привет, мир", "KOI8-U", id="koi8"
+    ),
+    pytest.param(
+        misread("Café", "utf-8", "shift_jis"), "Café", "Shift_JIS", id="utf8-as-shift_jis"
+    ),
+    pytest.param("\x93quoted\x94", "“quoted”", "windows-1252", id="c1-controls"),
+]
+
+
+@pytest.mark.parametrize(("value", "kind", "repaired", "lossy"), CASES)
+def test_inspect_text(value: str, kind: str | None, repaired: str | None, lossy: bool) -> None:
+    report = inspect_text(value)
+    assert (report.mojibake, report.repaired, report.lossy) == (kind, repaired, lossy)
+    assert report.replacement_chars == value.count("\ufffd")
+
+
+@pytest.mark.parametrize("value", CONTROLS)
+def test_legitimate_text_is_left_alone(value: str) -> None:
+    assert inspect_text(value) == TextReport()
+    assert inspect_text(value, legacy=True) == TextReport()
+
+
+@pytest.mark.parametrize(("value", "repaired", "encoding"), LEGACY_CASES)
+def test_legacy_repairs_on_request(value: str, repaired: str, encoding: str) -> None:
+    assert inspect_text(value).repaired is None
+    report = inspect_text(value, legacy=True)
+    assert (report.repaired, report.encoding) == (repaired, encoding)
+
+
+def test_safe_kinds_are_the_reversible_utf8_ones() -> None:
+    assert frozenset({U8_1252, "utf8-double-encoded", "utf8-as-windows-1251"}) == SAFE_KINDS
+
+
+# --- Real multilingual text (pycountry's catalogues), a small slice of benchmarks/items.py
+
+
+@pytest.fixture(scope="module")
+def fields() -> list[Field]:
+    return clean_values(per_language=40, seed=7)
+
+
+def _rate(hits: int, total: int) -> float:
+    return hits / total if total else 0.0
+
+
+def test_real_text_clean_fields(fields: list[Field]) -> None:
+    clean = [f.text for f in fields if not f.text.isascii()]
+    reports = [inspect_text(v, legacy=True) for v in clean]
+    flagged = [v for v, r in zip(clean, reports, strict=True) if not r.clean]
+    changed = [v for v, r in zip(clean, reports, strict=True) if r.repaired is not None]
+    assert len(clean) > 1000
+    assert _rate(len(flagged), len(clean)) <= 0.0005, flagged
+    assert changed == []
+
+
+def test_real_text_utf8_mojibake(fields: list[Field]) -> None:
+    samples = list(utf8_samples(fields))
+    reports = [inspect_text(s.damaged) for s in samples]
+    flagged = sum(not r.clean for r in reports)
+    repairable = [
+        (s, r)
+        for s, r in zip(samples, reports, strict=True)
+        if s.kind in SAFE_KINDS and not s.lossy
+    ]
+    exact = sum(r.repaired == s.original for s, r in repairable)
+    assert len(samples) > 5000
+    assert _rate(flagged, len(samples)) >= 0.97
+    assert _rate(exact, len(repairable)) >= 0.99
+
+
+def test_real_text_legacy_repair(fields: list[Field]) -> None:
+    samples = [s for s, _ in legacy_samples(fields)]
+    results = [inspect_text(s.damaged, legacy=True).repaired for s in samples]
+    exact = sum(r == s.original for r, s in zip(results, samples, strict=True))
+    wrong = sum(r is not None and r != s.original for r, s in zip(results, samples, strict=True))
+    assert len(samples) > 300
+    assert _rate(exact, len(samples)) >= 0.95
+    assert _rate(wrong, len(samples)) <= 0.02
