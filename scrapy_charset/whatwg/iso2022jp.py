@@ -145,7 +145,8 @@ def decode(data: Buffer) -> str:
     pos, end = 0, len(data)
     while pos < end:
         # The longest stretch from *pos* that the C codec decodes as the standard does.
-        stop = _PYTHON_EXACT.match(data, pos).end()  # type: ignore[union-attr]
+        exact = _PYTHON_EXACT.match(data, pos)  # matches at least the empty stretch
+        stop = exact.end() if exact else pos
         if stop < end and _PYTHON_EXACT_END.fullmatch(data, stop):
             stop = end
         while stop - pos >= 3 and data[stop - 3] == 0x1B:
