@@ -48,6 +48,13 @@ CASES: dict[str, bytes] = {
     "three-escapes-in-a-row": b"a\x1b$B\x1b(J\x1b$@0!",
     "escape-pair-after-bad-escape": b"a\x1b)B\x1b(B\x1b$B0!",
     "escape-at-end-after-escape": b"a\x1b$B\x1b(B",
+    "only-two-escapes": b"\x1b$B\x1b(B",
+    "jis-then-two-escapes-at-end": b"\x1b$B0!\x1b(Ba\x1b$B\x1b(J",
+    # Input Python's encoder gives back from the C codec's text, and input it does not.
+    "encoder-shape": "日本語 text ¥ 語\n".encode("iso2022_jp"),
+    "encoder-shape-with-esc-passed-through": "日本\x1bA".encode("iso2022_jp"),
+    "encoder-shape-with-so": "日本\x0e語".encode("iso2022_jp"),
+    "roman-returns-instead-of-ascii": b"\x1b$B0!\x1b(Ja\n\x1b$B0!\x1b(J\\\n",
     # Control bytes in JIS X 0208 runs: errors (the C codec passes them through).
     "lf-between-pairs": b"\x1b$B0!\n0!\x1b(B\n",
     "lf-after-lead": b"\x1b$B0\n!\x1b(B",

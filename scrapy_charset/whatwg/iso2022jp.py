@@ -141,6 +141,9 @@ def decode(data: Buffer) -> str:
     data = bytes(data)
     if data.isascii() and b"\x1b" not in data and b"\x0e" not in data and b"\x0f" not in data:
         return data.decode("ascii")
+    text = _whole(data)
+    if text is not None:
+        return _EUC_JP.apply_fixes(text)
     out = []
     pos, end = 0, len(data)
     while pos < end:
@@ -168,6 +171,38 @@ def decode(data: Buffer) -> str:
         pos = _resync(data, stop + _MACHINE_RUN)
         out.append(_decode_pieces(data[stop:pos], state))
     return "".join(out)
+
+
+def _whole(data: bytes) -> str | None:
+    """The C codec's text for the whole of *data*, where it is the standard's (uncorrected).
+
+    Where Python's encoder gives *data* back from that text, *data* has the shape of its
+    output: only ESC ( B, ESC ( J and ESC $ B, each followed by a character, and JIS X 0208
+    runs of pairs only. That is cheaper to check than ``_PYTHON_EXACT``, which is the test
+    for the other inputs. SO, SI and ESC passed through (an unknown escape sequence) are
+    text the encoder gives back, so they are looked for first.
+    """
+    if b"\x0e" in data or b"\x0f" in data:
+        return None
+    try:
+        text = data.decode("iso2022_jp", _ERRORS)
+    except _NotAPair:
+        return None
+    if "\x1b" in text:
+        return None
+    if "\ufffd" not in text:
+        try:
+            if text.encode("iso2022_jp") == data:
+                return text
+        except UnicodeEncodeError:  # a character the decoder took from the index
+            pass
+    exact = _PYTHON_EXACT.match(data)
+    stop = exact.end() if exact else 0
+    if stop < len(data) and not _PYTHON_EXACT_END.fullmatch(data, stop):
+        return None
+    if data[-6:-5] == b"\x1b" and data[-3:-2] == b"\x1b":
+        return None  # ESC $ B ESC ( B at the end: the output flag makes the second an error
+    return text
 
 
 def _resync(data: bytes, start: int) -> int:
