@@ -80,8 +80,9 @@ _PYTHON_EXACT = re.compile(
     rb"(?:\x1b\$[B@][^\x00-\x1f]++\x1b\([BJ][^\x0e\x0f\x1b]++)*+"
 )
 _PYTHON_EXACT_END = re.compile(rb"\x1b\$[B@][^\x00-\x1f]*+(?:\x1b\([BJ])?")
-#: Escape sequences after which both decoders are in the same state.
-_RESYNC = frozenset((b"(B", b"(J", b"$B", b"$@"))
+#: An escape sequence after which both decoders are in the same state, not right after
+#: another escape sequence (whose output flag would make it an error).
+_RESYNC = re.compile(rb"(?s)(?<!\x1b..)\x1b(?:\([BJ]|\$[B@])")
 _MACHINE_RUN = 512
 _ERRORS = "scrapy_charset.whatwg.iso-2022-jp"
 
@@ -207,13 +208,8 @@ def _whole(data: bytes) -> str | None:
 
 def _resync(data: bytes, start: int) -> int:
     """The first ESC from *start* where the C codec can take over, or the end."""
-    while True:
-        escape = data.find(b"\x1b", start)
-        if escape < 0:
-            return len(data)
-        if data[escape + 1 : escape + 3] in _RESYNC and (escape < 3 or data[escape - 3] != 0x1B):
-            return escape
-        start = escape + 1
+    found = _RESYNC.search(data, start)
+    return len(data) if found is None else found.start()
 
 
 def _decode_pieces(data: bytes, state: str = _ASCII) -> str:
