@@ -19,7 +19,9 @@ Contestants, in one run:
 - ``scrapy``: Scrapy's ``HtmlResponse(url, body=body).text`` (no declaration: its own
   detection, charset-normalizer over the whole body).
 
-Then the cost per page (detection and decoding), and the growth on large bodies.
+Then the cost per page (detection and decoding), the same tables for ``pkg``, ``pkg-notld``
+and ``scrapy`` on held-out pages (languages detection was not developed on, see
+:data:`tests.corpus.HELD_OUT`), and the growth on large bodies.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 
 from benchmarks._growth import best_time, growth_exponent
@@ -96,15 +98,18 @@ def _table(title: str, rows: dict[str, dict[str, list[bool]]], names: list[str])
         print(f"{key:<22}{count:>6}{cells}")
 
 
-def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
-    runs = contestants()
-    names = list(runs)
-    by_encoding: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    by_length: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    summary: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+def _score(
+    runs: dict[str, Decoder], corpus: Iterable[Page]
+) -> tuple[int, dict[str, dict[str, dict[str, list[bool]]]], dict[str, float]]:
+    """Run every contestant on every page: (pages, tables by title, seconds by name)."""
+    tables: dict[str, dict[str, dict[str, list[bool]]]] = {
+        title: defaultdict(lambda: defaultdict(list))
+        for title in ("Per encoding (all lengths)", "Per length (all encodings)", "Summary")
+    }
+    by_encoding, by_length, summary = tables.values()
     seconds: dict[str, float] = defaultdict(float)
     count = 0
-    for page in pages(lengths=lengths, samples=samples):
+    for page in corpus:
         count += 1
         for name, run in runs.items():
             start = time.perf_counter()
@@ -118,13 +123,25 @@ def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
                 summary["all, >= 1 KB"][name].append(right)
                 if page.encoding in COMMON:
                     summary["common, >= 1 KB"][name].append(right)
+    return count, tables, seconds
+
+
+def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
+    runs = contestants()
+    names = list(runs)
+    count, tables, seconds = _score(runs, pages(lengths=lengths, samples=samples))
     print(f"Exact decoded text, {count} undeclared pages ({samples} per language and length)")
-    _table("Per encoding (all lengths)", by_encoding, names)
-    _table("Per length (all encodings)", by_length, names)
-    _table("Summary", summary, names)
+    for title, rows in tables.items():
+        _table(title, rows, names)
     print("\nTime per page (detection and decoding, mean)")
     for name in names:
         print(f"  {name:<24}{1e3 * seconds[name] / count:>8.2f} ms")
+    # Languages and seeds detection was never tuned on (tests.corpus.HELD_OUT).
+    held = {name: runs[name] for name in ("pkg", "pkg-notld", "scrapy")}
+    count, tables, _ = _score(held, pages(lengths=lengths, samples=1, held_out=True))
+    print(f"\nHeld out: {count} pages in languages detection was not developed on")
+    for title, rows in tables.items():
+        _table(f"Held out, {title[0].lower()}{title[1:]}", rows, list(held))
 
 
 def _scrapy_text(body: bytes) -> str:

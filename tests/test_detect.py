@@ -23,7 +23,13 @@ from scrapy_charset.sniff.detect import (
     get_detector,
     latin9_letters,
 )
-from scrapy_charset.sniff.detectors import BACKENDS, LEGACY_ENCODINGS, answer_encoding
+from scrapy_charset.sniff.detectors import (
+    BACKENDS,
+    LEGACY_ENCODINGS,
+    answer_encoding,
+    differing_words,
+    implausibility,
+)
 from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
 from scrapy_charset.sniff.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
@@ -170,6 +176,16 @@ def test_a_candidate_that_makes_replacement_characters_gives_way() -> None:
     assert dict(detected.details)["chosen_by"] == "decoder"
 
 
+def test_a_candidate_that_makes_c1_controls_gives_way() -> None:
+    # 0x9A is "š" in windows-1250 and a C1 control in ISO-8859-2: no text uses C1 controls.
+    body = "<p>Pošta a škola</p>".encode("cp1250")
+    backend = FakeBackend([("iso8859-2", 0.6), ("cp1250", 0.5)])
+    detected = WebDetector(backend)(body, None)
+    assert detected is not None
+    assert detected.encoding == "windows-1250"
+    assert dict(detected.details)["chosen_by"] == "decoder"
+
+
 # --- Web-aware: text content and the TLD prior ------------------------------------------
 
 
@@ -303,19 +319,86 @@ def test_native_tld_backend_gets_the_tld() -> None:
 
 @needs_catalogues
 @pytest.mark.parametrize(
-    ("encoding", "locale", "tld", "without"),
+    ("encoding", "locale", "length", "tld", "without"),
     [
-        ("windows-1252", "es", "es", "ISO-8859-3"),
-        ("ISO-8859-2", "hu", "hu", "windows-1252"),
+        # 300 bytes of Estonian: too little text to tell ISO-8859-15's š from
+        # windows-1257's Ø without the .ee prior.
+        ("ISO-8859-15", "et", 300, "ee", "windows-1257"),
     ],
 )
-def test_tld_prior_decides_short_pages(encoding: str, locale: str, tld: str, without: str) -> None:
-    page = corpus.page(encoding, locale, 1_000, 0, tld)
+def test_tld_prior_decides_short_pages(
+    encoding: str, locale: str, length: int, tld: str, without: str
+) -> None:
+    page = corpus.page(encoding, locale, length, 0, tld)
     detector = get_detector()
     with_tld = sniff(page.body, "text/html", page.url_tld, detector=detector)
     plain = sniff(page.body, "text/html", page.url, detector=detector)
     assert decode(page.body, with_tld.encoding) == page.text
     assert plain.encoding == without
+
+
+# Pages on a .com URL that chardetng alone reads as its no-TLD default (windows-1252) or
+# a sibling: chardet's ranking of the Latin and Cyrillic code pages and the plausibility
+# of the decoded text decide them.
+@needs_catalogues
+@pytest.mark.parametrize(
+    ("encoding", "locale", "length"),
+    [
+        ("windows-1250", "hu", 10_000),
+        ("ISO-8859-2", "hu", 10_000),
+        ("windows-1250", "hu", 1_000),
+        ("x-mac-cyrillic", "ru", 10_000),
+        ("x-mac-cyrillic", "uk", 1_000),
+        ("windows-1257", "et", 10_000),
+        ("ISO-8859-14", "cy", 10_000),
+        # chardet ranks ISO-8859-4 a hair above windows-1252 here; the texts are as plausible,
+        # so chardetng's answer stays.
+        ("windows-1252", "nl", 1_000),
+    ],
+)
+def test_pages_without_a_country_tld(encoding: str, locale: str, length: int) -> None:
+    page = corpus.page(encoding, locale, length, 0)
+    decision = sniff(page.body, "text/html", page.url, detector=get_detector())
+    assert decode(page.body, decision.encoding) == page.text
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        pytest.param("Möller, Ärger, ÉCOLE", 0, id="case-as-written"),
+        pytest.param("Русский язык", 0, id="cyrillic"),
+        pytest.param("Hungarian: Győr, Kőszeg", 0, id="latin-letters"),
+        pytest.param("mØller", 1, id="uppercase-inside-a-word"),
+        pytest.param("jÄrjestÄ", 1, id="uppercase-twice-one-word"),
+        pytest.param("Bia¶ystok", 1, id="symbol-inside-a-word"),
+        pytest.param("R\u0443\u0441\u0441\u0438\u044f", 1, id="latin-next-to-cyrillic"),
+        pytest.param("caf\x82 au lait", 4, id="c1-control"),
+    ],
+)
+def test_implausibility(text: str, count: int) -> None:
+    assert implausibility(text) == count
+
+
+@pytest.mark.parametrize(
+    ("encodings", "body", "words"),
+    [
+        pytest.param(
+            ("windows-1252", "ISO-8859-15"),
+            "café, Šibenik, œuvre".encode("iso8859-15"),
+            [b"\xa6ibenik", b"\xbduvre"],
+            id="only-the-letters-that-differ",
+        ),
+        pytest.param(("windows-1252", "ISO-8859-15"), "café".encode("cp1252"), [], id="same-text"),
+        pytest.param(
+            ("windows-1250", "ISO-8859-2"),
+            "Kraków Šibenik".encode("cp1250"),
+            [b"\x8aibenik"],
+            id="windows-1250-only-byte",
+        ),
+    ],
+)
+def test_differing_words(encodings: tuple[str, ...], body: bytes, words: list[bytes]) -> None:
+    assert differing_words(frozenset(encodings)).findall(body) == words
 
 
 @pytest.mark.parametrize(

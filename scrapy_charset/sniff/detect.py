@@ -20,20 +20,25 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
   backend has no usable answer the TLD's first encoding is used if it decodes the window
   without error;
 - checks the chosen candidate with the WHATWG decoder (:func:`scrapy_charset.decode`): a
-  candidate that turns the window into U+FFFD gives way to the next one that does not;
+  candidate that turns the window into U+FFFD or C1 controls (U+0080-U+009F, which no text
+  uses: windows-1252's five undefined bytes and 0x80-0x9F in ISO-8859) gives way to the
+  next one that does not;
 - reads windows-1252 as ISO-8859-15 when the text has ISO-8859-15's letters and none of
   windows-1252's own punctuation (:func:`latin9_letters`).
 
 The default backend is ``chardetng+chardet``: Firefox's detector (with the TLD) decides the
 script and the language family, and chardet chooses among the sibling code pages Firefox
-does not detect. It is the most accurate on the development corpus (every page of the
-common web encodings right) and cheaper per page than Scrapy's own fallback; see the
-README's "Detection" section for the figures.
+does not detect; without a TLD prior, chardet's ranking of the Latin and Cyrillic code
+pages and the plausibility of the decoded text replace chardetng's no-TLD default. It is
+the most accurate on the development corpus (every page of the common web encodings right,
+with or without the TLD) and cheaper per page than Scrapy's own fallback; see the README's
+"Detection" section for the figures.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -113,12 +118,17 @@ def same_family(first: str, second: str) -> bool:
 _CHECK = 16 * 1024
 
 
+# U+FFFD, or a C1 control (U+0080-U+009F): windows-1252 decodes its five undefined bytes to
+# C1 controls, and the ISO-8859 encodings all of 0x80-0x9F; no text uses them.
+_UNCLEAN = re.compile("[\ufffd\x80-\x9f]")
+
+
 def _decodes_cleanly(window: bytes, encoding: str) -> bool:
     sample = window
     if len(sample) > _CHECK:
         cut = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
         sample = sample[: cut if cut > 0 else _CHECK]
-    return "\ufffd" not in decode(sample, encoding)
+    return _UNCLEAN.search(decode(sample, encoding)) is None
 
 
 class WebDetector:

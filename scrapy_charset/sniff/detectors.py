@@ -18,10 +18,12 @@ Each library is imported when its backend is built, so a missing optional one ra
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
+from scrapy_charset.sniff.tld import prior
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
 
@@ -134,6 +136,72 @@ _IN_WORD_SYMBOL = re.compile(r"(?<=[^\W\d_])[^\x00-\x7f\w](?=[^\W\d_])")
 def in_word_symbols(text: str) -> int:
     """How many non-ASCII symbols *text* has inside words (fewer is more plausible)."""
     return len(_IN_WORD_SYMBOL.findall(text))
+
+
+# Unicode categories, read from the decoded text: C1 controls (U+0080-U+009F) are never
+# text; an uppercase letter right after a lowercase one, when one of them is not ASCII
+# ("jÄrjestÄ", "mØller" for "möller"), is a code page read as its sibling; a letter of a
+# non-Latin script next to an ASCII letter is one script read as another.
+_C1_TEXT = re.compile("[\x80-\x9f]")
+_NON_ASCII_WORD = re.compile(r"[^\W\d_]*[^\x00-\x7f\W\d_][^\W\d_]*")
+_SCRIPT_BREAK = re.compile(
+    r"[A-Za-z][^\W\d_\x00-\u024f\u1e00-\u1eff]|[^\W\d_\x00-\u024f\u1e00-\u1eff][A-Za-z]"
+)
+
+
+#: Bytes of words :func:`implausibility` reads, at most (about).
+PLAUSIBILITY_SAMPLE = 2048
+
+_WORD_BYTE = rb"[A-Za-z0-9\x80-\xff]*"
+
+
+@functools.lru_cache(maxsize=128)
+def differing_words(encodings: frozenset[str]) -> re.Pattern[bytes]:
+    """A pattern for the words that single-byte *encodings* decode differently: the words
+    with a byte >= 0x80 that two of them map to different characters. Only those words
+    carry evidence for choosing among them."""
+    high = bytes(range(0x80, 0x100))
+    tables = [decode(high, encoding) for encoding in encodings]
+    differing = bytes(b for i, b in enumerate(high) if len({t[i] for t in tables}) > 1)
+    if not differing:
+        return re.compile(rb"(?!)")  # matches nothing
+    byte_class = b"[" + b"".join(b"\\x%02x" % b for b in differing) + b"]"
+    return re.compile(_WORD_BYTE + byte_class + _WORD_BYTE)
+
+
+def _first(matches: Iterator[re.Match[bytes]], limit: int) -> list[bytes]:
+    """The matched words, up to about *limit* bytes."""
+    out: list[bytes] = []
+    size = 0
+    for match in matches:
+        out.append(match.group())
+        size += len(out[-1]) + 1
+        if size >= limit:
+            break
+    return out
+
+
+def case_breaks(text: str) -> int:
+    """How many words with a non-ASCII letter have an uppercase letter after a lowercase
+    one ("mØller", "jÄrjestÄ"; not "Ärger", "ÉCOLE")."""
+    count = 0
+    for word in _NON_ASCII_WORD.findall(text):
+        rest = word[1:]
+        if rest != rest.lower() and rest != rest.upper():
+            count += 1
+    return count
+
+
+def implausibility(text: str) -> int:
+    """How implausible *text* is as a human language, from Unicode properties alone:
+    C1 controls, symbols inside words, case breaks inside words and script breaks inside
+    words (lower is more plausible)."""
+    return (
+        4 * len(_C1_TEXT.findall(text))
+        + in_word_symbols(text)
+        + case_breaks(text)
+        + len(_SCRIPT_BREAK.findall(text))
+    )
 
 
 class Backend(Protocol):
@@ -264,6 +332,35 @@ SIBLINGS: dict[str, frozenset[str]] = {
 }
 
 
+#: The Latin-script single-byte code pages: the answers of chardetng that, without a TLD
+#: prior, are its default rather than evidence.
+LATIN: frozenset[str] = frozenset(
+    [
+        "windows-1250",
+        "windows-1252",
+        "windows-1254",
+        "windows-1257",
+        "windows-1258",
+        "macintosh",
+        "ISO-8859-2",
+        "ISO-8859-3",
+        "ISO-8859-4",
+        "ISO-8859-10",
+        "ISO-8859-13",
+        "ISO-8859-14",
+        "ISO-8859-15",
+        "ISO-8859-16",
+    ]
+)
+
+#: What a page chardetng reads as Latin without a TLD may be: any Latin code page, or
+#: Cyrillic (x-mac-cyrillic, which chardetng never answers, reads as Latin letters).
+BROAD: frozenset[str] = LATIN | {"windows-1251", "x-mac-cyrillic"}
+
+#: chardet's answers scoring at least this share of its best are weighed by plausibility.
+NEAR_BEST = 0.9
+
+
 class ChardetngChardetBackend:
     """Firefox's detector, then chardet to tell sibling code pages apart.
 
@@ -274,8 +371,17 @@ class ChardetngChardetBackend:
     first three answers and chardetng's, the first that puts the fewest symbols inside
     words (:func:`in_word_symbols`) wins, except for
     windows-1252 text with ISO-8859-15's letters (:func:`latin9_letters`), which the
-    detector reads as ISO-8859-15 itself. Without chardet installed this is chardetng
-    alone.
+    detector reads as ISO-8859-15 itself.
+
+    Without a TLD prior (no country TLD, or ``.com``, ``.org``...) chardetng's Latin answer
+    is its default (windows-1252) rather than evidence: then chardet ranks all the Latin
+    code pages and windows-1251 and x-mac-cyrillic, and among its answers scoring at least
+    :data:`NEAR_BEST` of its best, the one whose text is the most plausible
+    (:func:`implausibility`, measured on the words the candidates read differently) wins,
+    chardet's order breaking ties; chardetng's answer stays when it reads those words the
+    same way, or as plausibly while chardet ranks it near the best too.
+
+    Without chardet installed this is chardetng alone.
     """
 
     uses_tld = True
@@ -287,12 +393,21 @@ class ChardetngChardetBackend:
             self._chardet = ChardetBackend()
         except ImportError:
             self._chardet = None
+        # chardet's names for BROAD, without those that are subsets of another
+        # (ascii, latin-1 and latin-5 read as windows-1252 and windows-1254).
+        self._broad = [
+            name
+            for name in (self._chardet.names_for(BROAD) if self._chardet else [])
+            if name not in ("ascii", "iso8859-1", "iso8859-9")
+        ]
         self.name = "chardetng+chardet" if self._chardet is not None else "chardetng"
 
     def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
         ranked = self._primary.rank(text, tld)
         if self._chardet is None or not ranked:
             return ranked
+        if not prior(tld) and answer_encoding(ranked[0][0]) in LATIN:
+            return self._without_prior(text, ranked)
         if answer_encoding(ranked[0][0]) == "windows-1252" and latin9_letters(text):
             return ranked  # ISO-8859-15, which the detector reads from the letters
         primary = answer_encoding(ranked[0][0]) or ""
@@ -311,6 +426,50 @@ class ChardetngChardetBackend:
         if texts[best] == texts[1]:
             return ranked
         return [options[best], *ranked]
+
+    def _without_prior(self, text: bytes, ranked: Sequence[Candidate]) -> Sequence[Candidate]:
+        """No country TLD: chardetng's default (windows-1252) carries no evidence. chardet
+        ranks every single-byte code page; of its answers scoring at least
+        :data:`NEAR_BEST` of its best, and chardetng's, the one whose text is the most
+        plausible (:func:`implausibility`) wins, chardet's order breaking ties and
+        chardetng's answer staying when it reads the text the same way."""
+        assert self._chardet is not None
+        primary = answer_encoding(ranked[0][0]) or "windows-1252"
+        broad = self._chardet.rank_among(text, self._broad)
+        top = broad[0][1] or 0.0 if broad else 0.0
+        options: dict[str, Candidate] = {}
+        for label, score in broad:
+            encoding = answer_encoding(label)
+            if (
+                encoding is not None
+                and encoding not in options
+                and (score or 0.0) >= top * NEAR_BEST
+            ):
+                options[encoding] = (label, score)
+        if not options or set(options) == {primary}:
+            return ranked
+        words = differing_words(frozenset([primary, *options]))
+        sample = b" ".join(_first(words.finditer(text), PLAUSIBILITY_SAMPLE))
+        if not sample:
+            return ranked  # every option reads the window the same way
+        best, lowest = self._most_plausible(sample, options)
+        reference = decode(sample, primary)
+        if best == primary or decode(sample, best) == reference:
+            return ranked
+        own = implausibility(reference)
+        if own < lowest or (primary in options and own == lowest):
+            return ranked
+        return [options[best], *ranked]
+
+    @staticmethod
+    def _most_plausible(sample: bytes, options: dict[str, Candidate]) -> tuple[str, int]:
+        """The option whose text of *sample* is the most plausible, the first on ties."""
+        best, lowest = "", -1
+        for encoding in options:
+            score = implausibility(decode(sample, encoding))
+            if lowest < 0 or score < lowest:
+                best, lowest = encoding, score
+        return best, lowest
 
 
 #: Backend name -> class. ``"default"`` is resolved by :func:`make_backend`.
