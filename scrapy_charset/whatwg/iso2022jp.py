@@ -14,10 +14,13 @@ ESC (0x1B): every piece after the first starts where the spec's decoder is in it
 The "output flag" rule is kept: an escape sequence directly after another one (nothing
 decoded between them) is an error.
 
-Most documents only switch between ASCII and JIS X 0208 with well-formed runs. Those
-Python's C codec decodes, with EUC-JP's corrections (the same JIS X 0208 index): pairs the
-C codec lacks go through the error handler, the characters it maps differently are
-translated. A few searches tell the other documents apart (``_OTHER_ESCAPE`` ...).
+Python's C codec decodes most of a document as the standard does: the stretches that only
+switch between ASCII (or Roman) and JIS X 0208, with no control byte in a JIS X 0208 run
+and no escape sequence right after another one (``_PYTHON_EXACT``, one linear match).
+There it runs with EUC-JP's corrections (the same JIS X 0208 index): its errors go
+through an error handler that returns the standard's, the characters it maps
+differently are translated. Between such stretches the state machine runs, from the
+state the stretch left, up to an escape sequence that sets the state for both.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ _ESCAPES = {b"(B": _ASCII, b"(J": _ROMAN, b"(I": _KATAKANA, b"$@": _LEAD, b"$B":
 
 
 def _table(mapping: dict[int, int]) -> str:
+    # ESC only joins runs (see _decode_pieces): it decodes to itself as a marker.
+    mapping = {**mapping, 0x1B: 0x1B}
     return "".join(chr(mapping.get(byte, 0xFFFD)) for byte in range(256))
 
 
@@ -53,69 +58,83 @@ _TABLES = {
     # Katakana state: 0x21-0x5F are U+FF61 - 0x21 + byte.
     _KATAKANA: _table({byte: 0xFF61 - 0x21 + byte for byte in range(0x21, 0x60)}),
 }
-_JIS_BYTES = bytes(range(0x21, 0x7F))
-_TO_EUC_JP = bytes((byte + 0x80) & 0xFF for byte in range(256))
+#: A JIS X 0208 run as EUC-JP: each byte 0x21-0x7E plus 0x80 (pointer (lead - 0x21) * 94 +
+#: trail - 0x21 in jis0208 is EUC-JP's (lead - 0xA1) * 94 + trail - 0xA1), any other byte
+#: 0x80, an error alone or as a trail byte, consumed as in the lead and trail byte states.
+_JIS_TO_EUC_JP = bytes(
+    byte + 0x80 if 0x21 <= byte <= 0x7E else 0x0A if byte == 0x1B else 0x80 for byte in range(256)
+)
 _EUC_JP = DECODERS["EUC-JP"]
 
 
-def _decode_jis0208(body: bytes) -> tuple[str, bool]:
-    """The lead byte and trail byte states over *body*: (text, a lead byte is pending)."""
-    if len(body) % 2 == 0 and not body.translate(None, _JIS_BYTES):
-        # Pairs of 0x21-0x7E: pointer (lead - 0x21) * 94 + trail - 0x21 in jis0208, which
-        # is EUC-JP's (lead - 0xA1) * 94 + trail - 0xA1; a null pointer is one error.
-        return _EUC_JP.decode(body.translate(_TO_EUC_JP)), False
-    out: list[str] = []
-    pos, end = 0, len(body)
-    while pos < end:
-        lead = body[pos]
-        if not 0x21 <= lead <= 0x7E:
-            out.append(_FFFD)
-            pos += 1
-            continue
-        if pos + 1 == end:
-            return "".join(out), True
-        trail = body[pos + 1]
-        found = None
-        if 0x21 <= trail <= 0x7E:
-            found = _EUC_JP.lookup(bytes((lead + 0x80, trail + 0x80)))
-        # A trail byte outside 0x21-0x7E is an error and is consumed.
-        out.append(_FFFD if found is None else found)
-        pos += 2
-    return "".join(out), False
-
-
-# What Python's C codec decodes otherwise than the standard (it is exact elsewhere):
-#: an escape sequence other than ESC ( B, ESC $ B and ESC $ @ (katakana, Roman, unknown);
-_OTHER_ESCAPE = re.compile(rb"\x1b(?!\$[B@]|\(B)")
-#: a JIS X 0208 run with a byte outside 0x21-0x7E (a control byte passes through there);
-_JIS_RUN_BREAK = re.compile(rb"\x1b\$[B@][\x21-\x7e]*+(?!\x1b|\Z)")
-#: an escape sequence right after another one (the output flag makes that an error).
-_TWO_ESCAPES = (b"\x1b(B\x1b", b"\x1b$B\x1b", b"\x1b$@\x1b")
+#: The input Python's C codec decodes as the standard does (with the error handler below):
+#: an ASCII run, then JIS X 0208 runs each followed by an ASCII or Roman run, and at the
+#: end a JIS X 0208 run left open or closed. Runs between escape sequences are not empty
+#: (the output flag makes an escape sequence right after another one an error), a JIS X
+#: 0208 run holds no control byte (the C codec passes those through), an ASCII or Roman
+#: run no SO or SI (likewise), and only ESC ( B, ESC ( J, ESC $ B and ESC $ @ occur (the
+#: C codec designates ESC ) B, ESC $ ( B and the like silently). Matched from an escape
+#: sequence, the first one may be ESC ( B or ESC ( J. Possessive, so linear.
+_PYTHON_EXACT = re.compile(
+    rb"(?:\x1b\([BJ](?!\x1b))?[^\x0e\x0f\x1b]*+"
+    rb"(?:\x1b\$[B@][^\x00-\x1f]++\x1b\([BJ][^\x0e\x0f\x1b]++)*+"
+)
+_PYTHON_EXACT_END = re.compile(rb"\x1b\$[B@][^\x00-\x1f]*+(?:\x1b\([BJ])?")
+#: An escape sequence after which both decoders are in the same state, not right after
+#: another escape sequence (whose output flag would make it an error).
+_RESYNC = re.compile(rb"(?s)(?<!\x1b..)\x1b(?:\([BJ]|\$[B@])")
+_MACHINE_RUN = 512
 _ERRORS = "scrapy_charset.whatwg.iso-2022-jp"
 
 
 class _NotAPair(Exception):
-    pass
+    """An error of the C codec that the handler cannot settle without the decoder's state."""
 
 
 def _on_error(exc: UnicodeError) -> tuple[str, int]:
-    """The C codec lacks a JIS X 0208 pair: look it up as EUC-JP does."""
+    """The standard's error output where the C codec raises in a run.
+
+    The C codec raises for one byte 0x80 or above (in any state: one error, the byte
+    consumed), and for a JIS X 0208 pair it lacks or that is malformed. Where the first
+    byte is ESC (an escape sequence it refuses) the decoder's state is needed: the
+    input goes to the state machine.
+    """
     if not isinstance(exc, UnicodeDecodeError):
         raise exc
-    pair = exc.object[exc.start : exc.start + 2]
-    if len(pair) != 2 or pair.translate(None, _JIS_BYTES):
+    data, start, end = exc.object, exc.start, exc.end
+    lead = data[start]
+    if lead == 0x1B:
         raise _NotAPair
-    found = _EUC_JP.lookup(pair.translate(_TO_EUC_JP))
-    return (_FFFD if found is None else found), exc.start + 2
+    if end - start == 1:
+        # A byte 0x80 or above (ASCII, Roman and lead byte states), or a lone byte at the
+        # end in a JIS X 0208 run (trail byte state at end-of-queue): one error.
+        return _FFFD, end
+    if end - start != 2:
+        raise _NotAPair
+    if lead in (0x20, 0x7F):
+        # Lead byte state: a byte outside 0x21-0x7E is an error; the next byte is a lead.
+        return _FFFD, start + 1
+    trail = data[start + 1]
+    if 0x21 <= trail <= 0x7E:
+        found = _EUC_JP.lookup(bytes((lead + 0x80, trail + 0x80)))
+        return (_FFFD if found is None else found), end
+    if trail == 0x1B:
+        # Trail byte state, 0x1B: an error, and the escape sequence is read again.
+        return _FFFD, start + 1
+    # Trail byte state, any other byte: an error, and the byte is consumed.
+    return _FFFD, end
 
 
 codecs.register_error(_ERRORS, _on_error)
 
 
-def _decode_run(body: bytes, state: str) -> tuple[str, bool]:
-    if state == _LEAD:
-        return _decode_jis0208(body)
-    return codecs.charmap_decode(body, "strict", _TABLES[state])[0], False
+def _c_codec(data: bytes) -> str | None:
+    """Python's C codec over *data* with the handler above, or None where it cannot."""
+    try:
+        text = data.decode("iso2022_jp", _ERRORS)
+    except _NotAPair:
+        return None
+    return _EUC_JP.apply_fixes(text)
 
 
 def decode(data: Buffer) -> str:
@@ -123,50 +142,127 @@ def decode(data: Buffer) -> str:
     data = bytes(data)
     if data.isascii() and b"\x1b" not in data and b"\x0e" not in data and b"\x0f" not in data:
         return data.decode("ascii")
-    if not (
-        b"\x0e" in data
-        or b"\x0f" in data  # SO and SI are errors; the C codec passes them through
-        or any(two in data for two in _TWO_ESCAPES)
-        or _OTHER_ESCAPE.search(data)
-        or _JIS_RUN_BREAK.search(data)
-    ):
+    text = _whole(data)
+    if text is not None:
+        return _EUC_JP.apply_fixes(text)
+    out = []
+    pos, end = 0, len(data)
+    while pos < end:
+        # The longest stretch from *pos* that the C codec decodes as the standard does.
+        exact = _PYTHON_EXACT.match(data, pos)  # matches at least the empty stretch
+        stop = exact.end() if exact else pos
+        if stop < end and _PYTHON_EXACT_END.fullmatch(data, stop):
+            stop = end
+        while stop - pos >= 3 and data[stop - 3] == 0x1B:
+            stop -= 3  # an escape sequence at the end: the output flag is the next one's
+        text = _c_codec(data[pos:stop]) if stop > pos else ""
+        if text is None:  # not expected: the state machine, from the same state
+            stop = pos
+        else:
+            out.append(text)
+        if stop == end:
+            break
+        # The state there: ASCII or Roman (a stretch ends after those runs), from the last
+        # escape sequence; the stretch starts at one, or at the start of the input.
+        escape = data.rfind(b"\x1b", pos, stop)
+        state = _ASCII if escape < 0 else _ESCAPES[data[escape + 1 : escape + 3]]
+        # The state machine up to an escape sequence that sets the state for both decoders
+        # and does not follow another escape sequence right away; at least _MACHINE_RUN
+        # bytes, so that dense errors do not make many short stretches.
+        pos = _resync(data, stop + _MACHINE_RUN)
+        out.append(_decode_pieces(data[stop:pos], state))
+    return "".join(out)
+
+
+def _whole(data: bytes) -> str | None:
+    """The C codec's text for the whole of *data*, where it is the standard's (uncorrected).
+
+    Where Python's encoder gives *data* back from that text, *data* has the shape of its
+    output: only ESC ( B, ESC ( J and ESC $ B, each followed by a character, and JIS X 0208
+    runs of pairs only. That is cheaper to check than ``_PYTHON_EXACT``, which is the test
+    for the other inputs. SO, SI and ESC passed through (an unknown escape sequence) are
+    text the encoder gives back, so they are looked for first.
+    """
+    if b"\x0e" in data or b"\x0f" in data:
+        return None
+    try:
+        text = data.decode("iso2022_jp", _ERRORS)
+    except _NotAPair:
+        return None
+    if "\x1b" in text:
+        return None
+    if "\ufffd" not in text:
         try:
-            text = data.decode("iso2022_jp", _ERRORS)
-        except _NotAPair:
+            if text.encode("iso2022_jp") == data:
+                return text
+        except UnicodeEncodeError:  # a character the decoder took from the index
             pass
-        else:
-            return _EUC_JP.apply_fixes(text)
-    return _decode_pieces(data)
+    exact = _PYTHON_EXACT.match(data)
+    stop = exact.end() if exact else 0
+    if stop < len(data) and not _PYTHON_EXACT_END.fullmatch(data, stop):
+        return None
+    if data[-6:-5] == b"\x1b" and data[-3:-2] == b"\x1b":
+        return None  # ESC $ B ESC ( B at the end: the output flag makes the second an error
+    return text
 
 
-def _decode_pieces(data: bytes) -> str:
-    """The state machine, run by pieces between escapes."""
+def _resync(data: bytes, start: int) -> int:
+    """The first ESC from *start* where the C codec can take over, or the end."""
+    found = _RESYNC.search(data, start)
+    return len(data) if found is None else found.start()
+
+
+def _decode_pieces(data: bytes, state: str = _ASCII) -> str:
+    """The state machine, run by pieces between escapes.
+
+    The runs of each state are decoded together, joined by ESC (which none of them holds):
+    a run's decoder starts anew after each ESC, so the output splits back at the marker
+    the joined decoding gives ESC. A JIS X 0208 run that ends on a lead byte ends with an
+    error: the trail byte state meeting ESC (the escape sequence is then read) or the end
+    of the queue.
+    """
     pieces = data.split(b"\x1b")
-    text, pending = _decode_run(pieces[0], _ASCII)
-    out = [text]
-    state = _ASCII  # the decoder's "output state"
-    output_flag = False
+    states = [state]  # per run: its state,
+    errors = [False]  # whether an error comes before it,
+    bodies = [pieces[0]]  # and its bytes
+    output_flag = False  # the decoder's "output state" is *state*
+    get_escape = _ESCAPES.get
     for piece in pieces[1:]:
-        if pending:
-            # Trail byte state, byte 0x1B: an error, then the escape start state.
-            out.append(_FFFD)
-        switch = _ESCAPES.get(piece[:2])
-        if switch is not None:
-            state = switch
-            if output_flag:  # two escape sequences in a row
-                out.append(_FFFD)
-            output_flag = True
-            body = piece[2:]
-        else:
+        switch = get_escape(piece[:2])
+        if switch is None:
             # Not an escape sequence: an error, and the bytes after ESC are prepended,
             # i.e. decoded again in the output state.
-            out.append(_FFFD)
+            errors.append(True)
+            bodies.append(piece)
             output_flag = False
-            body = piece
-        text, pending = _decode_run(body, state)
-        if body:
-            output_flag = False
-        out.append(text)
-    if pending:
-        out.append(_FFFD)  # end-of-queue in the trail byte state
-    return "".join(out)
+        else:
+            state = switch
+            errors.append(output_flag)  # two escape sequences in a row: an error
+            body = piece[2:]
+            bodies.append(body)
+            output_flag = not body
+        states.append(state)
+    used = set(states)
+    decoded = {}
+    for name in used:
+        runs = bodies
+        if len(used) > 1:
+            runs = [
+                body for body, run_state in zip(bodies, states, strict=True) if run_state is name
+            ]
+        decoded[name] = iter(_decode_runs(runs, name).split("\x1b"))
+    return "".join(
+        _FFFD + next(decoded[name]) if error else next(decoded[name])
+        for error, name in zip(errors, states, strict=True)
+    )
+
+
+def _decode_runs(bodies: list[bytes], state: str) -> str:
+    """The runs of one state, joined by ESC, decoded; ESC decodes to U+001B."""
+    joined = b"\x1b".join(bodies)
+    if state == _LEAD:
+        # ESC becomes LF, which ends a JIS X 0208 run as EUC-JP: after a lead byte it is
+        # an error and read again, so a run ending on a lead byte ends with U+FFFD.
+        text = _EUC_JP.decode(joined.translate(_JIS_TO_EUC_JP))
+        return text.replace("\n", "\x1b")
+    return codecs.charmap_decode(joined, "strict", _TABLES[state])[0]
