@@ -25,7 +25,7 @@ if __name__ == "__main__":  # pragma: no cover - coverage feedback for the packa
 
 from scrapy_charset import decode, lookup, sniff
 from scrapy_charset.sniff import Kind, sniff_with_text
-from scrapy_charset.sniff.bom import bom_sniff
+from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 
 __all__ = ["assert_safe", "check", "one_input", "split"]

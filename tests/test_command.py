@@ -510,7 +510,7 @@ def test_lazy_public_names_survive_a_subpackage_import() -> None:
     # The package loads its public names lazily; importing the subpackage
     # scrapy_charset.sniff first must not turn the function scrapy_charset.sniff into it.
     code = (
-        "import scrapy_charset.sniff.bom, scrapy_charset\n"
+        "import scrapy_charset.sniff.prescan, scrapy_charset\n"
         "from scrapy_charset import sniff, lookup\n"
         "print(callable(scrapy_charset.sniff), sniff(b'x').encoding, lookup('latin1'))"
     )

@@ -19,10 +19,10 @@ from scrapy.responsetypes import responsetypes
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.middleware import skip_reason
 from scrapy_charset.sniff import ORDER, Kind, detect_step, sniff
-from scrapy_charset.sniff.bom import bom_sniff
 from scrapy_charset.sniff.detect import Detector, get_detector
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
 from scrapy_charset.sniff.transport import charset_parameter
+from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import get_encoding, is_refused
 

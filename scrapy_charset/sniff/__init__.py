@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.bom import bom_sniff
 from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
 from scrapy_charset.sniff.text import first_non_ascii
 from scrapy_charset.sniff.transport import charset_parameter
 from scrapy_charset.sniff.utf8 import decode_utf8, has_iso2022jp_escapes, is_utf8, mostly_utf8
+from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.labels import get_encoding, is_refused
 
 __all__ = ["KINDS", "ORDER", "Detected", "Detector", "Kind", "sniff", "sniff_with_text"]

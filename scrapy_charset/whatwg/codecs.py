@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from scrapy_charset.whatwg import iso2022jp, singlebyte, unicode
+from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.cjk import DECODERS as _CJK
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
 
@@ -193,10 +194,6 @@ def decode(body: bytes, encoding: str) -> str:
     name = get_encoding(encoding)
     if name is None:
         raise LookupError(f"{encoding!r} is not an Encoding Standard label")
-    # Imported here: the sniff package imports this module (detection decodes), so a
-    # module-level import would make "from scrapy_charset import decode" circular.
-    from scrapy_charset.sniff.bom import bom_sniff
-
     found = bom_sniff(body)
     if found is not None:
         name, size = found

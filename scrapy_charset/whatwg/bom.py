@@ -1,5 +1,8 @@
 """Encoding Standard, section 6 "Hooks for standards": BOM sniff.
 
+It lives in the Encoding Standard layer because "decode" uses it; the HTML Standard's
+"determining the character encoding" calls it as its first step.
+
 https://encoding.spec.whatwg.org/#bom-sniff
 """
 
