@@ -33,7 +33,7 @@ from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.transport import extract_mime_type
-from scrapy_charset.whatwg.codecs import codec_name
+from scrapy_charset.whatwg.codecs import codec_name, decode
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -71,6 +71,9 @@ _SCRIPT_TYPES = frozenset(
         "application/x-ecmascript",
     }
 )
+
+#: Byte order marks of UTF-32, which Scrapy's ``.text`` honours and browsers do not.
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 #: At most this many distinct (domain, reason) warnings, so a broad crawl's memory stays
 #: bounded; the stats keep counting after that.
@@ -274,9 +277,13 @@ class CharsetMiddleware:
             self._unsupported(type(response))
             self._skip(request, response, "unsupported_class")
             return response
+        if text is None and response.body.startswith(_UTF32_BOMS):
+            # Scrapy's .text reads a UTF-32 byte order mark before the response's encoding
+            # (w3lib); browsers have no UTF-32, and FF FE 00 00 is a UTF-16LE BOM and a NUL.
+            text = decode(response.body, decision.encoding)
         if text is not None and isinstance(new, TextResponse):
-            # The UTF-8 check already decoded the body: hand the text over rather than
-            # decode it again on the first .text (exactly what that decode would give).
+            # The text is already known (the UTF-8 check decoded the body, or the case
+            # above): hand it over, exactly what decode() gives, rather than decode again.
             new._cached_ubody = text
         self._record(response, decision)
         tagged = decision.as_dict()

@@ -447,7 +447,8 @@ def test_codecs_take_any_buffer(encoding: str, wrap: object) -> None:
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="w3lib reads FF FE 00 00 as a UTF-32LE BOM before any codec sees the "
-                "body; browsers read the UTF-16LE BOM and a NUL. Strip the BOM before Scrapy.",
+                "body; browsers read the UTF-16LE BOM and a NUL. CharsetMiddleware hands "
+                ".text over in this case.",
             ),
         ),
     ],

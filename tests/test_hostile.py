@@ -722,27 +722,7 @@ def _through_middleware(
     return text, None if decided is None else decided["encoding"]
 
 
-def _w3lib_reads_a_utf32_bom(body: bytes) -> bool:
-    # Known gap of the rebuilt response's .text (w3lib reads FF FE 00 00 as UTF-32LE).
-    return body.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"))
-
-
-MIDDLEWARE_BODIES = [
-    pytest.param(
-        body,
-        id=name,
-        marks=[
-            pytest.mark.xfail(
-                strict=True,
-                reason="the rebuilt response's .text runs w3lib, which reads a UTF-32 BOM "
-                "before the response's encoding (browsers have no UTF-32)",
-            )
-        ]
-        if _w3lib_reads_a_utf32_bom(body)
-        else [],
-    )
-    for name, body in SMALL_BODIES.items()
-]
+MIDDLEWARE_BODIES = [pytest.param(body, id=name) for name, body in SMALL_BODIES.items()]
 
 
 @pytest.mark.parametrize("cls_name", RESPONSE_CLASSES)
