@@ -32,7 +32,7 @@ from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.transport import extract_mime_type
+from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.whatwg.codecs import codec_name, decode
 
 if TYPE_CHECKING:
@@ -148,8 +148,7 @@ def skip_reason(
         return "browser", None, None
     values = response.headers.getlist(b"Content-Type")
     content_type = b", ".join(values).decode("latin-1") if values else None
-    mime = extract_mime_type(content_type) if content_type else None
-    essence = mime.essence if mime is not None else None
+    essence = mime_essence(content_type)
     if essence is not None and (
         essence in skip_types or f"{essence.partition('/')[0]}/*" in skip_types
     ):

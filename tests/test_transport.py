@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_charset.sniff.transport import charset_parameter, parse_mime_type, split_header_values
+from scrapy_charset.sniff.transport import (
+    charset_parameter,
+    essence,
+    parse_mime_type,
+    split_header_values,
+)
 
 # (header value, charset parameter as written or None)
 CASES = [
@@ -54,3 +59,22 @@ def test_parse_lowercases_type_and_names() -> None:
 
 def test_split_keeps_quoted_commas() -> None:
     assert split_header_values('a/b; x="1,2", c/d') == ['a/b; x="1,2"', "c/d"]
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("text/html; charset=utf-8", "text/html"),
+        ("Application/XHTML+XML", "application/xhtml+xml"),
+        ("text/plain, text/html; charset=big5", "text/html"),  # the last parsable value
+        ("nonsense", None),
+        ("", None),
+        (None, None),
+        ("text/html; a=" + "b" * 300, "text/html"),  # too long to be remembered: parsed anew
+        ("text/html; a=" + "b" * 300 + ", nonsense/", "text/html"),
+    ],
+    ids=["common", "case", "last-value", "unparsable", "empty", "none", "long", "long-2"],
+)
+def test_essence(header: str | None, expected: str | None) -> None:
+    assert essence(header) == expected
+    assert essence(header) == expected  # the remembered answer is the same

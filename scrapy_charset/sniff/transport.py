@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-__all__ = ["MimeType", "extract_mime_type", "parse_mime_type", "split_header_values"]
+__all__ = [
+    "MimeType",
+    "charset_parameter",
+    "essence",
+    "extract_mime_type",
+    "parse_mime_type",
+    "split_header_values",
+]
 
 #: HTTP whitespace: U+000A LF, U+000D CR, U+0009 TAB, U+0020 SPACE.
 HTTP_WHITESPACE = "\n\r\t "
@@ -202,3 +210,23 @@ def charset_parameter(header: str | None) -> str | None:
     if mime is None:
         return None
     return mime.parameters.get("charset")
+
+
+@lru_cache(maxsize=256)
+def _cached_essence(header: str) -> str | None:
+    mime = extract_mime_type(header)
+    return None if mime is None else mime.essence
+
+
+def essence(header: str | None) -> str | None:
+    """The essence (``type/subtype``, lowercase) of the MIME type "extract a MIME type" gives
+    for a ``Content-Type`` header value, or None for failure.
+
+    A crawl sends the same few header values again and again, so short ones are remembered
+    (a bounded cache of immutable results); long ones, typically hostile, are parsed anew.
+    """
+    if not header:
+        return None
+    if len(header) <= 256:
+        return _cached_essence(header)
+    return _cached_essence.__wrapped__(header)
