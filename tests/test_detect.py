@@ -619,3 +619,16 @@ def test_siblings_reading_the_same_text_keep_windows_1252(text: str) -> None:
     # ISO-8859-15 and macintosh siblings are chosen only when they read the text otherwise.
     decision = sniff(text.encode("cp1252"), "text/html", detector=get_detector())
     assert decision.encoding == "windows-1252"
+
+
+@pytest.mark.timeout(60)  # a hang guard, not a timing assertion: quadratic would not end
+@pytest.mark.parametrize(
+    "body",
+    # 0xB9 is "¹" in windows-1252 and "ą" in windows-1250.
+    [b"a" * 300_000, b"\xb9" + b"a" * 300_000, b"a" * 300_000 + b"\xb9"],
+    ids=["no-differing-byte", "differing-first", "differing-last"],
+)
+def test_differing_words_reads_one_long_word_once(body: bytes) -> None:
+    pattern = differing_words(frozenset(["windows-1252", "windows-1250"]))
+    words = pattern.findall(body)
+    assert words == ([] if b"\xb9" not in body else [body])

@@ -152,7 +152,9 @@ _SCRIPT_BREAK = re.compile(
 #: Bytes of words :func:`implausibility` reads, at most (about).
 PLAUSIBILITY_SAMPLE = 2048
 
-_WORD_BYTE = rb"[A-Za-z0-9\x80-\xff]*"
+#: The bytes of a word: ASCII letters and digits, and every byte >= 0x80.
+_WORD_BYTES = bytes(sorted(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"))
+_WORD_BYTES += bytes(range(0x80, 0x100))
 
 
 @functools.lru_cache(maxsize=128)
@@ -165,8 +167,20 @@ def differing_words(encodings: frozenset[str]) -> re.Pattern[bytes]:
     differing = bytes(b for i, b in enumerate(high) if len({t[i] for t in tables}) > 1)
     if not differing:
         return re.compile(rb"(?!)")  # matches nothing
-    byte_class = b"[" + b"".join(b"\\x%02x" % b for b in differing) + b"]"
-    return re.compile(_WORD_BYTE + byte_class + _WORD_BYTE)
+    same = bytes(b for b in _WORD_BYTES if b not in differing)
+    # A match starts only where a word starts (the lookbehind), and the bytes before the
+    # first differing byte are a class disjoint from it: each word is read once, so the
+    # search is linear even on a window that is one long word.
+    return re.compile(
+        b"(?<!" + _byte_class(_WORD_BYTES) + b")"
+        + _byte_class(same) + b"*"
+        + _byte_class(differing)
+        + _byte_class(_WORD_BYTES) + b"*"
+    )  # fmt: skip
+
+
+def _byte_class(values: bytes) -> bytes:
+    return b"[" + b"".join(b"\\x%02x" % b for b in values) + b"]" if values else b"(?!)"
 
 
 def _first(matches: Iterator[re.Match[bytes]], limit: int) -> list[bytes]:
