@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 import ftfy
 
 from benchmarks._itemdata import Sample, clean_values, legacy_samples, utf8_samples
-from scrapy_charset.mojibake import SAFE_KINDS
-from scrapy_charset.textcheck import inspect_text
+from scrapy_charset.items.mojibake import SAFE_KINDS
+from scrapy_charset.items.textcheck import inspect_text
 
 
 def _per_field(function: Callable[[str], object], values: Sequence[str]) -> float:

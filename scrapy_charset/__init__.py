@@ -28,10 +28,10 @@ _LAZY = {
     "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
     "CharsetMiddleware": "scrapy_charset.middleware",
-    "CharsetPipeline": "scrapy_charset.pipeline",
-    "CharsetItemStampMiddleware": "scrapy_charset.itemstamp",
-    "TextReport": "scrapy_charset.textcheck",
-    "inspect_text": "scrapy_charset.textcheck",
+    "CharsetPipeline": "scrapy_charset.items.pipeline",
+    "CharsetItemStampMiddleware": "scrapy_charset.items.stamp",
+    "TextReport": "scrapy_charset.items.textcheck",
+    "inspect_text": "scrapy_charset.items.textcheck",
 }
 
 

@@ -100,7 +100,7 @@ class Addon:
         """The item pipeline (``CHARSET_ITEM_CHECKS_ENABLED``, on by default)."""
         if not settings.getbool("CHARSET_ITEM_CHECKS_ENABLED", True):
             return
-        from scrapy_charset.pipeline import CharsetPipeline
+        from scrapy_charset.items.pipeline import CharsetPipeline
 
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CharsetPipeline, ITEM_PIPELINE_PRIORITY
@@ -110,7 +110,7 @@ class Addon:
         """The item stamp spider middleware, when ``CHARSET_ITEM_FIELD`` names a field."""
         if not settings.get("CHARSET_ITEM_FIELD"):
             return
-        from scrapy_charset.itemstamp import CharsetItemStampMiddleware
+        from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 
         settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", CharsetItemStampMiddleware, ITEM_STAMP_PRIORITY

@@ -5,6 +5,6 @@ from __future__ import annotations
 __all__ = ["charset_alert"]
 
 #: Sent once per item field and kind of damage when an alert rule fires. Arguments:
-#: ``alert`` (a :class:`scrapy_charset.alerts.Alert`: ``field``, ``kind``, ``rule``,
+#: ``alert`` (a :class:`scrapy_charset.items.alerts.Alert`: ``field``, ``kind``, ``rule``,
 #: ``rate``, ``items``, ``samples``, ``sources``) and ``spider``.
 charset_alert = object()

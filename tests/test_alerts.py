@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from scrapy_charset.alerts import REPLACEMENT, Alert, AlertRules
+from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from tests.spec import REPO
 
 MOJIBAKE = "utf8-as-windows-1252"
@@ -157,7 +157,7 @@ def test_spidermon_suite(
     from scrapy.utils.test import get_crawler
     from spidermon.runners import MonitorRunner
 
-    from scrapy_charset.monitors import CharsetMonitorSuite
+    from scrapy_charset.items.monitors import CharsetMonitorSuite
 
     crawler = get_crawler(scrapy.Spider, settings_dict=settings)
     suite = CharsetMonitorSuite(crawler=crawler)
@@ -169,7 +169,7 @@ def test_spidermon_suite(
 def test_monitors_module_imports_without_spidermon() -> None:
     code = (
         "import sys; sys.modules['spidermon'] = None\n"
-        "import scrapy_charset.monitors as m\n"
+        "import scrapy_charset.items.monitors as m\n"
         "try:\n    m.CharsetMonitorSuite()\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run(

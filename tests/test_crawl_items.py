@@ -19,7 +19,7 @@ import pytest
 import scrapy
 from scrapy import signals
 
-from scrapy_charset.itemstamp import STAMP_KEYS
+from scrapy_charset.items.stamp import STAMP_KEYS
 from scrapy_charset.signals import charset_alert
 from tests.crawl import CrawlResult, run_crawl
 from tests.server import Page, serve
@@ -230,7 +230,9 @@ def test_crawl_spidermon_suite_fails_the_job(tmp_path: Path) -> None:
         {
             "SPIDERMON_ENABLED": True,
             "EXTENSIONS": {"spidermon.contrib.scrapy.extensions.Spidermon": 500},
-            "SPIDERMON_SPIDER_CLOSE_MONITORS": ["scrapy_charset.monitors.CharsetMonitorSuite"],
+            "SPIDERMON_SPIDER_CLOSE_MONITORS": [
+                "scrapy_charset.items.monitors.CharsetMonitorSuite"
+            ],
             "CHARSET_MONITOR_MAX_MOJIBAKE_RATE": 0.5,
         },
     )

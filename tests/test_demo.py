@@ -279,7 +279,9 @@ def test_demo_crawl_counts_text_responses(demo_crawl: tuple[dict[str, Any], str]
 
 def test_demo_crawl_log_shows_the_alert(demo_crawl: tuple[dict[str, Any], str]) -> None:
     _, log = demo_crawl
-    alerts = [line for line in log.splitlines() if "[scrapy_charset.pipeline] WARNING" in line]
+    alerts = [
+        line for line in log.splitlines() if "[scrapy_charset.items.pipeline] WARNING" in line
+    ]
     assert len(alerts) == 1, alerts  # one per field and kind, not one per item
     assert "'text'" in alerts[0]
 

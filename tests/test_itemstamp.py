@@ -20,7 +20,7 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_charset.addon import Addon
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.itemstamp import CharsetItemStampMiddleware
+from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 
 DECISION = EncodingDecision(
     encoding="windows-1252",
@@ -158,10 +158,10 @@ def test_addon_enables_the_stamp_only_with_a_field() -> None:
     by_hand = Settings(
         {
             "CHARSET_ITEM_FIELD": "encoding",
-            "SPIDER_MIDDLEWARES": {"scrapy_charset.itemstamp.CharsetItemStampMiddleware": None},
+            "SPIDER_MIDDLEWARES": {"scrapy_charset.items.stamp.CharsetItemStampMiddleware": None},
         }
     )
     Addon().update_settings(by_hand)
     assert by_hand.getdict("SPIDER_MIDDLEWARES") == {
-        "scrapy_charset.itemstamp.CharsetItemStampMiddleware": None
+        "scrapy_charset.items.stamp.CharsetItemStampMiddleware": None
     }

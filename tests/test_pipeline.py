@@ -16,7 +16,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.addon import Addon
-from scrapy_charset.pipeline import CharsetDropItem, CharsetPipeline
+from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
 from scrapy_charset.signals import charset_alert
 
 DAMAGED = "Café crème".encode().decode("cp1252")  # "CafÃ© crÃ¨me"
@@ -240,8 +240,12 @@ def test_addon_enables_the_pipeline() -> None:
 
 
 def test_addon_leaves_a_hand_listed_pipeline_alone() -> None:
-    settings = addon_settings({"ITEM_PIPELINES": {"scrapy_charset.pipeline.CharsetPipeline": 900}})
-    assert settings.getdict("ITEM_PIPELINES") == {"scrapy_charset.pipeline.CharsetPipeline": 900}
+    settings = addon_settings(
+        {"ITEM_PIPELINES": {"scrapy_charset.items.pipeline.CharsetPipeline": 900}}
+    )
+    assert settings.getdict("ITEM_PIPELINES") == {
+        "scrapy_charset.items.pipeline.CharsetPipeline": 900
+    }
 
 
 def test_addon_respects_item_checks_disabled() -> None:

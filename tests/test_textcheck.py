@@ -16,8 +16,8 @@ from benchmarks._itemdata import (
     utf8_samples,
     windows_1252,
 )
-from scrapy_charset.mojibake import SAFE_KINDS
-from scrapy_charset.textcheck import TextReport, inspect_text
+from scrapy_charset.items.mojibake import SAFE_KINDS
+from scrapy_charset.items.textcheck import TextReport, inspect_text
 
 
 def misread(text: str, written: str, read: str) -> str:

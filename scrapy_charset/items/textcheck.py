@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_charset.mojibake import SAFE_KINDS, find_mojibake, suspicious
+from scrapy_charset.items.mojibake import SAFE_KINDS, find_mojibake, suspicious
 
 __all__ = ["TextReport", "inspect_text"]
 
@@ -26,7 +26,7 @@ class TextReport:
     """What :func:`inspect_text` found in one text.
 
     - ``replacement_chars``: how many U+FFFD REPLACEMENT CHARACTER the text holds;
-    - ``mojibake``: the kind of mojibake found (see :mod:`scrapy_charset.mojibake`), or None;
+    - ``mojibake``: the kind of mojibake found (see :mod:`scrapy_charset.items.mojibake`), or None;
     - ``repaired``: the repaired text when a repair was allowed and exists, else None;
     - ``lossy``: True when information is gone for good (U+FFFD in the text, or mojibake
       whose bytes were partly dropped), so no repair can give the original back;

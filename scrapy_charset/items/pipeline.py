@@ -3,7 +3,7 @@
 Every item type itemadapter supports (dict, ``scrapy.Item``, dataclass, attrs, pydantic)
 is walked, nested dicts, lists and items included; a field's path joins keys with dots and
 drops list indexes (``offers.price``), so the stats keys stay bounded. Deciding to alert is
-:mod:`scrapy_charset.alerts`'s job; this module measures, repairs and reports.
+:mod:`scrapy_charset.items.alerts`'s job; this module measures, repairs and reports.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
-from scrapy_charset.alerts import REPLACEMENT, Alert, AlertRules
-from scrapy_charset.config import ItemChecksConfig
+from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
+from scrapy_charset.items.config import ItemChecksConfig
+from scrapy_charset.items.textcheck import inspect_text
 from scrapy_charset.signals import charset_alert
-from scrapy_charset.textcheck import inspect_text
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

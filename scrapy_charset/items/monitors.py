@@ -5,7 +5,7 @@
 Add it to the spider-close monitors::
 
     SPIDERMON_ENABLED = True
-    SPIDERMON_SPIDER_CLOSE_MONITORS = ("scrapy_charset.monitors.CharsetMonitorSuite",)
+    SPIDERMON_SPIDER_CLOSE_MONITORS = ("scrapy_charset.items.monitors.CharsetMonitorSuite",)
 
 It reads the stats the item pipeline wrote, with these settings:
 
@@ -52,7 +52,8 @@ except ImportError as error:  # pragma: no cover - exercised without the extra
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             raise ImportError(
-                "scrapy_charset.monitors needs Spidermon: pip install 'scrapy-charset[spidermon]'"
+                "scrapy_charset.items.monitors needs Spidermon: "
+                "pip install 'scrapy-charset[spidermon]'"
             ) from _MISSING
 
     CharsetMonitor = CharsetMonitorSuite
