@@ -181,10 +181,12 @@ def audit_record(
     true).
 
         >>> from scrapy_charset import audit_record
-        >>> body = "<p>Fran\\u00e7ais \\u20ac</p>".encode("cp1252")
-        >>> found = audit_record(body, {"Content-Type": "text/html"}, "https://example.fr/")
+        >>> body = '{"name": "C\u00f4te d\u2019Ivoire"}'.encode()
+        >>> found = audit_record(
+        ...     body, {"Content-Type": "application/json; charset=iso-8859-1"}, "https://example.ci/"
+        ... )
         >>> found["encoding"], found["scrapy_encoding"], found["differs"]
-        ('windows-1252', 'cp1252', False)
+        ('UTF-8', 'cp1252', True)
     """
     key = (config or CharsetConfig(), text, mojibake)
     auditor = _AUDITORS.get(key)
