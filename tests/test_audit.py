@@ -540,3 +540,10 @@ def test_without_warcio_scrapy_still_works(entry_point: Path, tmp_path: Path) ->
     result = run_scrapy(["charset", "audit", "a.warc"], path=path, cwd=tmp_path)
     assert result.returncode == 1
     assert "pip install 'scrapy-charset[audit]'" in result.stderr
+
+
+def test_documentation_examples() -> None:
+    import doctest
+
+    result = doctest.testfile(str(REPO / "docs" / "audit.md"), module_relative=False)
+    assert (result.attempted, result.failed) == (6, 0)

@@ -266,7 +266,7 @@ def _read_warc(source: str, prefix: str, stream: Any, max_size: int) -> Iterator
                 yield Skip(source, where, "truncated", "the file ends inside this record")
                 return
             headers = [
-                (name.encode("latin-1", "replace"), value.encode("latin-1", "replace"))
+                (_header_bytes(name), _header_bytes(value))
                 for name, value in found.headers
                 if name.lower() not in ("content-encoding", "transfer-encoding")
                 or not _decoded_by_warcio(name, value)
@@ -282,6 +282,14 @@ def _read_warc(source: str, prefix: str, stream: Any, max_size: int) -> Iterator
         yield Skip(source, cut, "truncated", "the file ends inside a gzip member")
     elif broken is not None:
         yield broken
+
+
+def _header_bytes(value: str) -> bytes:
+    """A header as bytes again: warcio decodes a header line as UTF-8, else ISO-8859-1."""
+    try:
+        return value.encode("latin-1")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape")
 
 
 def _decoded_by_warcio(name: str, value: str) -> bool:

@@ -42,7 +42,9 @@ class Command(ScrapyCommand):
             "Fetch a URL with Scrapy's downloader (or read a file with --file) and print the "
             "encoding decision trail: byte order mark, Content-Type charset, <meta> or XML "
             "declaration and its byte offset, UTF-8 validity, detection, the decision, what "
-            "Scrapy alone would choose, and a sample of the text where the two differ."
+            "Scrapy alone would choose, and a sample of the text where the two differ. "
+            "'scrapy charset audit SOURCE...' does it for every response kept in Scrapy's "
+            "HTTP cache or in WARC/WACZ files, and sums up where the text differs."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
