@@ -547,3 +547,51 @@ def test_documentation_examples() -> None:
 
     result = doctest.testfile(str(REPO / "docs" / "audit.md"), module_relative=False)
     assert (result.attempted, result.failed) == (6, 0)
+
+
+def test_progress_bar_on_a_terminal_only(
+    warcs: dict[str, Any], entry_point: Path, tmp_path: Path
+) -> None:
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    demo = str(warcs["folder"] / "demo.warc.gz")
+    env = {k: v for k, v in os.environ.items() if k not in {"SCRAPY_SETTINGS_MODULE"}}
+    env["PYTHONPATH"] = os.pathsep.join([str(entry_point), str(REPO)])
+    terminal, child_end = pty.openpty()
+    fcntl.ioctl(child_end, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "scrapy", "charset", "audit", "--jobs", "1", demo],
+            stdout=subprocess.PIPE,
+            stderr=child_end,
+            env=env,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+        os.close(child_end)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(terminal)
+    assert done.returncode == 0
+    bar = shown.decode("utf-8", "replace")
+    assert "audit: 100%" in bar
+    assert "B/s" in bar  # the rate
+    piped = run_scrapy(
+        ["charset", "audit", "--jobs", "1", demo], path=[entry_point, REPO], cwd=tmp_path
+    )
+    assert "audit:" not in piped.stderr
