@@ -365,6 +365,9 @@ def test_audit_warc_files(
     want["differs"] += 1 + sum(e.differs for e in truncated.values())
     want["differs_fffd_only"] += 1 + sum(e.fffd_only for e in truncated.values())
     assert totals(summary) == want
+    assert [
+        (Path(row["input"]).name, row["records"], row["skipped"]) for row in summary["inputs"]
+    ] == [("demo.warc.gz", 16, 0), ("hostile.warc.gz", 5, 2), ("truncated.warc.gz", 3, 1)]
 
     source = str(folder / "demo.warc.gz")
     want_diffs = [

@@ -155,7 +155,7 @@ def audit(
     try:
         for result in _results(_batches(items()), options):
             if isinstance(result, Skip):
-                summary.skip(result.reason)
+                summary.skip(result.reason, result.source)
                 if result.reason not in warned:
                     warned.add(result.reason)
                     logger.warning(
@@ -170,7 +170,7 @@ def audit(
                     )
                 continue
             if isinstance(result, LeftAlone):
-                summary.leave(result.reason)
+                summary.leave(result.reason, result.source)
                 continue
             assert isinstance(result, dict)
             summary.add(result)

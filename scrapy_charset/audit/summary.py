@@ -61,22 +61,39 @@ class Summary:
         self.encodings: Counter[str] = Counter()
         self.hosts: dict[str, _Row] = {}
         self.pairs: dict[tuple[str, str], _Row] = {}
+        #: Per input (file or cache folder), in the order given.
+        self.inputs: dict[str, Counter[str]] = {}
 
-    def skip(self, reason: str) -> None:
+    def _input(self, name: str | None) -> Counter[str]:
+        if name is None:
+            return Counter()
+        counts = self.inputs.get(name)
+        if counts is None:
+            counts = self.inputs[name] = Counter()
+        return counts
+
+    def skip(self, reason: str, source: str | None = None) -> None:
         self.skipped[reason] += 1
+        self._input(source)["skipped"] += 1
 
-    def leave(self, reason: str) -> None:
+    def leave(self, reason: str, source: str | None = None) -> None:
         self.records += 1
         self.left_alone[reason] += 1
+        self._input(source)["records"] += 1
 
     def add(self, result: dict[str, Any]) -> None:
         """Count one result of :func:`scrapy_charset.audit.record.audit_record`."""
         self.records += 1
         self.bytes += result["bytes"]
+        counts = self._input(result.get("source"))
+        counts["records"] += 1
         if result["left_alone"] is not None:
             self.left_alone[result["left_alone"]] += 1
             return
         self.decided += 1
+        counts["decided"] += 1
+        counts["differs"] += result["differs"]
+        counts["differs_fffd_only"] += result["differs"] and result["fffd_only"]
         self.sources[result["charset"]["source"]] += 1
         self.encodings[result["encoding"]] += 1
         if result["differs"]:
@@ -118,6 +135,16 @@ class Summary:
         out["hosts"] = [
             {"host": host, **row.as_dict()}
             for host, row in sorted(self.hosts.items(), key=_order)[: self.top]
+        ]
+        out["inputs"] = [
+            {
+                "input": name,
+                **{
+                    key: counts[key]
+                    for key in ("records", "skipped", "decided", "differs", "differs_fffd_only")
+                },
+            }
+            for name, counts in self.inputs.items()
         ]
         out["encoding_pairs"] = [
             {"scrapy": pair[0], "scrapy_charset": pair[1], **row.as_dict()}
@@ -161,7 +188,21 @@ class Summary:
                     f"  {name(row):<42} {row['records']:>9} {row['differs']:>7} "
                     f"{row['differs_fffd_only']:>12}"
                 )
+        if data["inputs"]:
+            lines.append("")
+            lines.append(f"{'Input':<44} {'read':>9} {'differ':>7} {'skipped':>12}")
+            for row in data["inputs"][: self.top]:
+                lines.append(
+                    f"  {_short(row['input']):<42} {row['records']:>9} {row['differs']:>7} "
+                    f"{row['skipped']:>12}"
+                )
+            if len(data["inputs"]) > self.top:
+                lines.append(f"  ... and {len(data['inputs']) - self.top} more (see --json)")
         return "\n".join(lines)
+
+
+def _short(path: str, width: int = 42) -> str:
+    return path if len(path) <= width else "..." + path[-(width - 3) :]
 
 
 def _pair(row: dict[str, Any]) -> str:
