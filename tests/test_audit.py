@@ -598,3 +598,48 @@ def test_progress_bar_on_a_terminal_only(
         ["charset", "audit", "--jobs", "1", demo], path=[entry_point, REPO], cwd=tmp_path
     )
     assert "audit:" not in piped.stderr
+
+
+# --- The engine's bounds ------------------------------------------------------------------
+
+
+def test_an_internal_error_skips_that_record_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_charset.audit import run
+    from scrapy_charset.audit.record import Auditor
+    from scrapy_charset.audit.sources import Entry, Skip
+
+    auditor = Auditor()
+    real = auditor.audit
+
+    def audit(body: bytes, headers: Any, url: str) -> dict[str, Any]:
+        if url.endswith("/boom"):
+            raise RuntimeError("a bug")
+        return real(body, headers, url)
+
+    monkeypatch.setattr(auditor, "audit", audit)
+    monkeypatch.setattr(run, "_auditor", auditor)
+    headers = [(b"Content-Type", b"text/html; charset=utf-8")]
+    out = run._audit_batch(
+        [
+            Entry("a.warc", "<1>", "http://example.com/boom", headers, b"<p>caf\xc3\xa9"),
+            Entry("a.warc", "<2>", "http://example.com/ok", headers, b"<p>caf\xc3\xa9"),
+        ]
+    )
+    assert out[0] == Skip("a.warc", "<1>", "error", "RuntimeError: a bug")
+    assert isinstance(out[1], dict)
+    assert (out[1]["record"], out[1]["differs"]) == ("<2>", False)
+
+
+def test_host_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_charset.audit import summary
+
+    monkeypatch.setattr(summary, "MAX_HOSTS", 2)
+    totals = summary.Summary(top=10)
+    for host in ("a.example", "b.example", "c.example", "d.example", "a.example"):
+        found = audit_record(b"<p>x", {"Content-Type": "text/html"}, f"http://{host}/")
+        totals.add(found)
+    assert [(row["host"], row["records"]) for row in totals.as_dict()["hosts"]] == [
+        ("(other hosts)", 2),
+        ("a.example", 2),
+        ("b.example", 1),
+    ]
