@@ -14,7 +14,9 @@ In one run, over the same records:
 - ``scrapy charset audit`` with ``--jobs 1`` and ``--jobs 2``, each in a fresh process, its
   peak resident memory (RSS) included.
 
-MB/s counts the decoded body bytes; "per core" divides by the worker processes.
+MB/s counts the decoded body bytes. "Per core" divides by the CPU time used (all
+processes of a run), which stays meaningful on a busy machine where wall-clock time does
+not; the command's CPU time includes starting Python and Scrapy in each process.
 """
 
 from __future__ import annotations
@@ -122,11 +124,14 @@ def _responses(path: Path) -> Iterator[tuple[bytes, list[tuple[str, str]], str]]
                 )
 
 
-def _timed(path: Path, work: Callable[[bytes, list[tuple[str, str]], str], object]) -> float:
-    start = time.perf_counter()
+def _timed(
+    path: Path, work: Callable[[bytes, list[tuple[str, str]], str], object]
+) -> tuple[float, float]:
+    """Wall-clock and CPU seconds."""
+    start, cpu = time.perf_counter(), time.process_time()
     for body, headers, url in _responses(path):
         work(body, headers, url)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def _read_only(body: bytes, headers: list[tuple[str, str]], url: str) -> None:
@@ -148,17 +153,18 @@ def _plain_scrapy(body: bytes, headers: list[tuple[str, str]], url: str) -> None
         response.text  # noqa: B018 - the decoding is the work
 
 
-def _command(path: Path, jobs: int) -> tuple[float, int, dict[str, object]]:
-    """``scrapy charset audit`` in a fresh process: seconds, peak RSS (KB), summary."""
+def _command(path: Path, jobs: int) -> tuple[float, float, int, dict[str, object]]:
+    """``scrapy charset audit`` in a fresh process: wall-clock and CPU seconds (its worker
+    processes included), peak RSS (KB), summary."""
     code = (
         "import resource, subprocess, sys, time\n"
         "start = time.perf_counter()\n"
         "out = subprocess.run([sys.executable, '-m', 'scrapy', 'charset', 'audit', '--json',\n"
         f"    '--jobs', '{jobs}', {str(path)!r}], capture_output=True, text=True)\n"
         "elapsed = time.perf_counter() - start\n"
-        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "sys.stderr.write(out.stderr)\n"
-        "print(elapsed, peak)\n"
+        "print(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)\n"
         "print(out.stdout)\n"
     )
     env = {
@@ -169,8 +175,8 @@ def _command(path: Path, jobs: int) -> tuple[float, int, dict[str, object]]:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
     first, _, rest = result.stdout.partition("\n")
-    elapsed, peak = first.split()
-    return float(elapsed), int(peak), json.loads(rest)
+    elapsed, cpu, peak = first.split()
+    return float(elapsed), float(cpu), int(peak), json.loads(rest)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -190,25 +196,29 @@ def main(argv: list[str] | None = None) -> None:
             f"(written in {time.perf_counter() - start:.0f} s)"
         )
         mb = body_bytes / 1e6
-        rows: list[tuple[str, float, int]] = []
+        rows: list[tuple[str, float, float]] = []
         for name, work in (
             ("read (warcio)", _read_only),
             ("read + bytes.decode", _decode_floor),
             ("read + plain Scrapy .text", _plain_scrapy),
         ):
-            rows.append((name, _timed(path, work), 1))
+            rows.append((name, *_timed(path, work)))
         peaks = {}
         for jobs in args.jobs:
-            elapsed, peak, summary = _command(path, jobs)
+            elapsed, cpu, peak, summary = _command(path, jobs)
             assert summary["records"] == args.records, summary
-            rows.append((f"scrapy charset audit --jobs {jobs}", elapsed, jobs))
+            rows.append((f"scrapy charset audit --jobs {jobs}", elapsed, cpu))
             peaks[jobs] = peak
-        plain = next(seconds for name, seconds, _ in rows if "plain" in name)
-        print(f"{'':<34} {'s':>7} {'MB/s':>7} {'rec/s':>8} {'MB/s/core':>10} {'vs Scrapy':>10}")
-        for name, seconds, cores in rows:
+        # Per core: per CPU-second, which a busy machine does not skew.
+        plain = next(cpu for name, _, cpu in rows if "plain" in name)
+        print(
+            f"{'':<34} {'wall s':>7} {'MB/s':>7} {'rec/s':>7} {'CPU s':>7} "
+            f"{'MB/s/core':>10} {'rec/s/core':>11} {'CPU vs Scrapy':>14}"
+        )
+        for name, seconds, cpu in rows:
             print(
-                f"{name:<34} {seconds:>7.1f} {mb / seconds:>7.1f} {args.records / seconds:>8.0f} "
-                f"{mb / seconds / cores:>10.1f} {seconds * cores / plain:>9.2f}x"
+                f"{name:<34} {seconds:>7.1f} {mb / seconds:>7.1f} {args.records / seconds:>7.0f} "
+                f"{cpu:>7.1f} {mb / cpu:>10.1f} {args.records / cpu:>11.0f} {cpu / plain:>13.2f}x"
             )
         for jobs, peak in peaks.items():
             print(f"peak RSS, --jobs {jobs}: {peak / 1024:.0f} MB (largest process)")
