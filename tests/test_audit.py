@@ -444,6 +444,8 @@ def test_wacz_is_read_like_its_warc(
     warc, warc_diffs, _, _, status = audit(entry_point, tmp_path, folder / "demo.warc.gz")
     wacz, wacz_diffs, _, _, _ = audit(entry_point, tmp_path, folder / "demo.wacz")
     assert status == 0  # nothing skipped
+    assert wacz.pop("inputs")[0]["input"] == str(folder / "demo.wacz")
+    assert warc.pop("inputs")[0]["input"] == str(folder / "demo.warc.gz")
     assert wacz == warc
     assert [line["record"] for line in wacz_diffs] == [
         "archive/data.warc.gz#" + line["record"] for line in warc_diffs
