@@ -486,6 +486,16 @@ def test_audit_http_cache(
     }
 
 
+def test_one_spider_folder_of_the_cache(
+    caches: dict[str, Path], entry_point: Path, tmp_path: Path
+) -> None:
+    whole, whole_diffs, *_ = audit(entry_point, tmp_path, caches["filesystem"])
+    spider, spider_diffs, *_ = audit(entry_point, tmp_path, caches["filesystem"] / "probe")
+    assert totals(spider) == totals(whole)
+    assert spider["skipped"] == {"no_metadata": 1}
+    assert [line["record"] for line in spider_diffs] == [line["record"] for line in whole_diffs]
+
+
 def test_huge_record_is_skipped_with_the_default_limit(entry_point: Path, tmp_path: Path) -> None:
     with open(tmp_path / "huge.warc", "wb") as stream:
         huge = write_huge(stream, 200 * 1024 * 1024)

@@ -316,17 +316,31 @@ class _KeyFingerprinter:
         return bytes.fromhex(request.meta["audit_cache_key"])
 
 
-def _cache_parts(path: str) -> list[tuple[str, str]]:
-    """``(kind, name)`` for each spider folder (``filesystem``) and DBM file in *path*."""
-    parts: list[tuple[str, str]] = []
-    folder = Path(path)
+def _is_spider_folder(folder: Path) -> bool:
+    """A filesystem storage's spider folder: ``<fingerprint[:2]>/<fingerprint>/`` inside."""
+    return folder.is_dir() and any(
+        len(shard.name) == 2
+        and shard.is_dir()
+        and any(_KEY.fullmatch(e.name) for e in shard.iterdir())
+        for shard in folder.iterdir()
+    )
+
+
+def _cache_parts(path: str) -> list[tuple[str, str, str]]:
+    """``(kind, cache folder, spider name)`` for each spider folder of the filesystem
+    storage (``filesystem``) and DBM file (``dbm``) in *path*, which is the cache folder
+    (``HTTPCACHE_DIR``) or one spider's folder in it."""
+    folder = Path(path).resolve()
+    if _is_spider_folder(folder):
+        return [("filesystem", str(folder.parent), folder.name)]
+    parts: list[tuple[str, str, str]] = []
     for child in sorted(folder.iterdir()):
-        if child.is_dir() and any(len(sub.name) == 2 and sub.is_dir() for sub in child.iterdir()):
-            parts.append(("filesystem", child.name))
+        if _is_spider_folder(child):
+            parts.append(("filesystem", str(folder), child.name))
         elif child.is_file() and ".db" in child.name:
-            name = child.name[: child.name.index(".db")]
-            if ("dbm", name) not in parts and dbm.whichdb(str(folder / f"{name}.db")):
-                parts.append(("dbm", name))
+            part = ("dbm", str(folder), child.name[: child.name.index(".db")])
+            if part not in parts and dbm.whichdb(str(folder / f"{part[2]}.db")):
+                parts.append(part)
     return parts
 
 
@@ -343,14 +357,14 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
     if not parts:
         yield Skip(path, None, "not_warc", "a folder without Scrapy HTTP cache storage")
         return
-    settings = Settings({"HTTPCACHE_DIR": os.path.abspath(path), "HTTPCACHE_EXPIRATION_SECS": 0})
     decompress = _Decompression()
-    for kind, name in parts:
+    for kind, cachedir, name in parts:
+        settings = Settings({"HTTPCACHE_DIR": cachedir, "HTTPCACHE_EXPIRATION_SECS": 0})
         spider = Spider(name=name)
         if kind == "filesystem":
-            entries = _filesystem(path, name, settings, spider, max_size, progress)
+            entries = _filesystem(path, cachedir, name, settings, spider, max_size, progress)
         else:
-            entries = _dbm(path, name, settings, spider, max_size, progress)
+            entries = _dbm(path, cachedir, name, settings, spider, max_size, progress)
         for found in entries:
             if isinstance(found, tuple):
                 where, response = found
@@ -381,14 +395,20 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
 
 
 def _filesystem(  # noqa: PLR0917
-    path: str, name: str, settings: Any, spider: Any, max_size: int, progress: Any
+    path: str,
+    cachedir: str,
+    name: str,
+    settings: Any,
+    spider: Any,
+    max_size: int,
+    progress: Any,
 ) -> Iterator[Item | tuple[str, Any]]:
     from scrapy import Request
     from scrapy.extensions.httpcache import FilesystemCacheStorage
 
     storage = FilesystemCacheStorage(settings)
     storage._fingerprinter = _KeyFingerprinter()
-    folder = Path(path, name)
+    folder = Path(cachedir, name)
     for shard in sorted(folder.iterdir()):
         if not shard.is_dir():
             continue
@@ -436,13 +456,19 @@ def _opener(entry: Path) -> Any:
 
 
 def _dbm(  # noqa: PLR0917
-    path: str, name: str, settings: Any, spider: Any, max_size: int, progress: Any
+    path: str,
+    cachedir: str,
+    name: str,
+    settings: Any,
+    spider: Any,
+    max_size: int,
+    progress: Any,
 ) -> Iterator[Item | tuple[str, Any]]:
     from scrapy import Request
     from scrapy.extensions.httpcache import DbmCacheStorage
 
     storage = DbmCacheStorage(settings)
-    dbpath = str(Path(path, f"{name}.db"))
+    dbpath = str(Path(cachedir, f"{name}.db"))
     try:
         # What DbmCacheStorage.open_spider opens, read-only: an audit never writes.
         storage.db = dbm.open(dbpath, "r")  # noqa: SIM115 - closed below
