@@ -528,6 +528,11 @@ def test_text_table(warcs: dict[str, Any], entry_point: Path, tmp_path: Path) ->
         pytest.param(["nowhere.warc"], "no such file or folder: nowhere.warc", id="missing"),
         pytest.param(["--jobs", "0", "x"], "not a positive integer", id="jobs-0"),
         pytest.param(["--file", "x", "x"], "--file does not apply to audit", id="file"),
+        pytest.param(
+            ["--diff-out", "no/such/folder/d.jsonl", "x"],
+            "cannot write no/such/folder/d.jsonl",
+            id="diff-out-unwritable",
+        ),
     ],
 )
 def test_usage_errors(args: list[str], message: str, entry_point: Path, tmp_path: Path) -> None:
@@ -535,6 +540,17 @@ def test_usage_errors(args: list[str], message: str, entry_point: Path, tmp_path
     result = run_scrapy(["charset", "audit", *args], path=[entry_point, REPO], cwd=tmp_path)
     assert result.returncode == 2
     assert message in result.stderr
+
+
+def test_audit_options_go_with_audit(entry_point: Path, tmp_path: Path) -> None:
+    (tmp_path / "page.html").write_bytes(b"<p>x")
+    result = run_scrapy(
+        ["charset", "--file", "page.html", "--diff-out", "d.jsonl"],
+        path=[entry_point, REPO],
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert "--diff-out goes with 'scrapy charset audit'" in result.stderr
 
 
 def test_not_an_archive_is_skipped(entry_point: Path, tmp_path: Path) -> None:

@@ -18,7 +18,17 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["add_options", "run"]
+__all__ = ["add_options", "check_not_used", "run"]
+
+#: The audit's options, as argparse stores them, with their defaults.
+_OPTIONS = {
+    "diff_out": None,
+    "text_out": None,
+    "mojibake": False,
+    "jobs": None,
+    "top": 10,
+    "max_size": None,
+}
 
 #: Exit status when some stored responses could not be read.
 SKIPPED = 1
@@ -79,6 +89,15 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def check_not_used(opts: argparse.Namespace) -> None:
+    """Raise UsageError when an audit option is given without ``audit``."""
+    from scrapy.exceptions import UsageError
+
+    for name, default in _OPTIONS.items():
+        if getattr(opts, name, default) != default:
+            raise UsageError(f"--{name.replace('_', '-')} goes with 'scrapy charset audit'")
+
+
 def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
     """Run the audit; the exit status."""
     from scrapy.exceptions import UsageError
@@ -129,6 +148,12 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
         text=bool(opts.text_out),
         progress=sys.stderr.isatty(),
     )
+    for path in (opts.diff_out, opts.text_out):
+        if path:
+            try:
+                open(path, "w").close()
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
     with _open(opts.diff_out) as diff_out, _open(opts.text_out) as text_out:
         summary = audit(sources, options, diff_out=diff_out, text_out=text_out)
     if opts.json:

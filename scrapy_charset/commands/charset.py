@@ -67,11 +67,12 @@ class Command(ScrapyCommand):
         audit.add_options(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if args[:1] == ["audit"]:
-            from scrapy_charset.commands import audit
+        from scrapy_charset.commands import audit  # the standard library only
 
+        if args[:1] == ["audit"]:
             self.exitcode = audit.run(args[1:], opts, self.settings)
             return
+        audit.check_not_used(opts)
         body = self._check_arguments(args, opts)
         # Load the rest of scrapy-charset first: a broken install is reported before any
         # download.
