@@ -77,12 +77,13 @@ def body_of(page: DemoPage) -> bytes:
     return page.body
 
 
-def plain_scrapy_text(body: bytes, headers: dict[str, str], url: str) -> str:
+def plain_scrapy(body: bytes, headers: dict[str, str], url: str) -> tuple[str, str]:
+    """Plain Scrapy's text (a leading U+FEFF aside) and encoding for the response."""
     scrapy_headers = Headers(headers)
     cls = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
     response = cls(url=url, body=body, headers=scrapy_headers)
     assert isinstance(response, TextResponse)
-    return response.text.removeprefix("\ufeff")
+    return response.text.removeprefix("\ufeff"), response.encoding
 
 
 def first_difference(a: str, b: str) -> int:
@@ -102,7 +103,7 @@ class Expected:
         body = body_of(page)
         headers = {k: v for k, v in page.headers.items() if k != "Content-Encoding"}
         self.text = body.decode(codec)
-        self.scrapy = plain_scrapy_text(body, headers, url)
+        self.scrapy, self.scrapy_encoding = plain_scrapy(body, headers, url)
         self.differs = self.scrapy != self.text
         self.fffd_only = self.differs and (
             self.scrapy.replace("\ufffd", "") == self.text.replace("\ufffd", "")
@@ -114,6 +115,7 @@ class Expected:
             "url": url,
             "source": source,
             "record": record,
+            "scrapy_encoding": self.scrapy_encoding,
             "fffd": {"scrapy": self.scrapy.count("\ufffd"), "scrapy_charset": 0},
             "fffd_only": self.fffd_only,
             "difference": {
@@ -143,8 +145,10 @@ def test_audit_record_on_each_demo_page(page: DemoPage) -> None:
     assert found["fffd_only"] is expected.fffd_only
     if expected.differs:
         assert found["text"] == expected.text
-        assert {k: found[k] for k in ("fffd", "difference")} == {
-            k: v for k, v in expected.diff_line(url, "", "").items() if k in ("fffd", "difference")
+        assert {k: found[k] for k in ("fffd", "difference", "scrapy_encoding")} == {
+            k: v
+            for k, v in expected.diff_line(url, "", "").items()
+            if k in ("fffd", "difference", "scrapy_encoding")
         }
     else:
         assert "text" not in found
@@ -405,7 +409,7 @@ def test_audit_warc_files(
     at = len(euc_body[: euc_body.index(b"\xfd\xfe")].decode("euc_jp")) + 1
     assert found[0]["difference"]["offset"] == at
     assert [
-        {k: v for k, v in line.items() if k not in ("charset", "scrapy_encoding")}
+        {k: v for k, v in line.items() if k != "charset"}
         for line in diffs
         if line["source"] == source
     ] == want_diffs
@@ -476,10 +480,10 @@ def test_audit_http_cache(
         assert re.fullmatch(record, line["record"])
         assert line["source"] == str(caches[storage])
         assert (line["charset"]["encoding"], line["charset"]["source"]) == (e.encoding, e.source)
-        assert {k: line[k] for k in ("fffd", "fffd_only", "difference")} == {
+        assert {k: line[k] for k in ("fffd", "fffd_only", "difference", "scrapy_encoding")} == {
             k: v
             for k, v in e.diff_line("", "", "").items()
-            if k in ("fffd", "fffd_only", "difference")
+            if k in ("fffd", "fffd_only", "difference", "scrapy_encoding")
         }
     assert {url_id(line["url"]): line["text"] for line in texts} == {
         ident: e.text for ident, e in expected.items() if e.differs
