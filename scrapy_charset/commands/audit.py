@@ -75,7 +75,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         type=_positive,
         metavar="N",
         default=None,
-        help="worker processes (default: the CPU count)",
+        help="worker processes (default: the CPU count; fewer for small inputs)",
     )
     group.add_argument(
         "--top", type=_positive, metavar="N", default=10, help="hosts shown (default: 10)"
@@ -141,7 +141,7 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
         return 1
     options = Options(
         config=config,
-        jobs=opts.jobs or os.cpu_count() or 1,
+        jobs=opts.jobs or _default_jobs(sources),
         max_size=opts.max_size or MAX_SIZE,
         top=opts.top,
         mojibake=opts.mojibake,
@@ -163,6 +163,17 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
         print(summary.render())
     sys.stdout.flush()
     return SKIPPED if summary.skipped else 0
+
+
+#: Input bytes worth one more worker process by default (a worker takes about a second to
+#: start; a small archive is audited sooner in one process).
+_BYTES_PER_JOB = 16 * 1024 * 1024
+
+
+def _default_jobs(sources: list[str]) -> int:
+    from scrapy_charset.audit.sources import total_size
+
+    return max(1, min(os.cpu_count() or 1, total_size(sources) // _BYTES_PER_JOB))
 
 
 class _open:
