@@ -199,15 +199,24 @@ CONTENT_TYPES = st.sampled_from(
 )
 
 
+HEADER_NAMES = st.sampled_from([b"Content-Type", b"content-type", b"Content-Encoding"]) | st.binary(
+    min_size=1, max_size=12
+)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     body=st.binary(max_size=400),
     content_type=CONTENT_TYPES | st.text(max_size=40),
+    more=st.lists(st.tuples(HEADER_NAMES, st.binary(max_size=30)), max_size=4),
     url=st.sampled_from(["http://example.ru/", "https://example.jp/a.json", "dns:x"])
     | st.text(max_size=30),
 )
-def test_audit_record_on_any_input(body: bytes, content_type: str, url: str) -> None:
-    found = audit_record(body, {"Content-Type": content_type}, url, text=True, mojibake=True)
+def test_audit_record_on_any_input(
+    body: bytes, content_type: str, more: list[tuple[bytes, bytes]], url: str
+) -> None:
+    headers = [(b"Content-Type", content_type.encode("utf-8")), *more]
+    found = audit_record(body, headers, url, text=True, mojibake=True)
     json.dumps(found)  # JSON-safe
     if found["left_alone"] is not None:
         return
