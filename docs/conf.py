@@ -45,6 +45,14 @@ def _list_new_pages(app: Any, docname: str, source: list[str]) -> None:
         source[0] += "\n```{toctree}\n:maxdepth: 2\n:caption: More\n\n" + "\n".join(new) + "\n```\n"
 
 
+def _reread_index(
+    app: Any, env: Any, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """An incremental build re-reads the index when a page comes or goes."""
+    return [root_doc] if added or removed else []
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("source-read", _list_new_pages)
+    app.connect("env-get-outdated", _reread_index)
     return {"parallel_read_safe": True}
