@@ -586,13 +586,6 @@ def test_without_warcio_scrapy_still_works(entry_point: Path, tmp_path: Path) ->
     assert "pip install 'scrapy-charset[audit]'" in result.stderr
 
 
-def test_documentation_examples() -> None:
-    import doctest
-
-    result = doctest.testfile(str(REPO / "docs" / "audit.md"), module_relative=False)
-    assert (result.attempted, result.failed) == (6, 0)
-
-
 def test_progress_bar_on_a_terminal_only(
     warcs: dict[str, Any], entry_point: Path, tmp_path: Path
 ) -> None:
