@@ -5,18 +5,23 @@ can call in their own code and tests::
 
     >>> from scrapy_charset import inspect_text
     >>> report = inspect_text("CafÃ© crÃ¨me")
-    >>> report.mojibake, report.repaired, report.lossy
-    ('utf8-as-windows-1252', 'Café crème', False)
+    >>> print(report.mojibake, report.repaired, report.lossy)
+    utf8-as-windows-1252 Café crème False
 
-It is fast on clean text: pure ASCII, and text without any character that mojibake is
-made of, return at once.
+It is fast on clean text: pure ASCII, and text without any mark that mojibake is made of
+(:func:`~scrapy_charset.items.mojibake.badness.suspicious`), return at once. It returns a
+report for every string and never raises: an internal error is logged once per exception
+type, and the report then gives only the count of U+FFFD.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import SAFE_KINDS, find_mojibake, suspicious
+from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind, find_mojibake, suspicious
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["TextReport", "inspect_text"]
 
@@ -34,7 +39,7 @@ class TextReport:
     """
 
     replacement_chars: int = 0
-    mojibake: str | None = None
+    mojibake: MojibakeKind | None = None
     repaired: str | None = None
     lossy: bool = False
     encoding: str | None = None
@@ -60,13 +65,30 @@ def inspect_text(value: str, *, legacy: bool = False) -> TextReport:
     if value.isascii():
         return CLEAN
     replacements = value.count("\ufffd")
+    try:
+        return _inspect(value, replacements, legacy)
+    except Exception as error:  # users' data is never lost to a bug of this check
+        if type(error) not in _LOGGED:
+            _LOGGED.add(type(error))
+            logger.error("inspect_text failed on a %d-character value", len(value), exc_info=True)
+        return _replacements_only(replacements)
+
+
+_LOGGED: set[type[BaseException]] = set()
+
+
+def _replacements_only(replacements: int) -> TextReport:
+    return CLEAN if not replacements else TextReport(replacements, lossy=True)
+
+
+def _inspect(value: str, replacements: int, legacy: bool) -> TextReport:
     if not suspicious(value):
-        return CLEAN if not replacements else TextReport(replacements, lossy=True)
+        return _replacements_only(replacements)
     found = find_mojibake(value)
     if found is None:
-        return CLEAN if not replacements else TextReport(replacements, lossy=True)
+        return _replacements_only(replacements)
     repaired = found.repaired
-    if repaired is not None and not legacy and found.kind not in SAFE_KINDS:
+    if repaired is not None and not legacy and (found.kind not in SAFE_KINDS or not found.sure):
         repaired = None
     return TextReport(
         replacement_chars=replacements,

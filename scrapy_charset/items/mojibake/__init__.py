@@ -1,0 +1,103 @@
+"""Mojibake: the kinds, how each is recognised, and the repairs that are safe.
+
+Mojibake is text whose bytes were decoded with the wrong encoding. The package is split as
+ftfy splits it:
+
+- :mod:`.chardata`: the kinds (:class:`MojibakeKind`) and the character tables they are
+  made of (the Encoding Standard's single-byte indexes);
+- :mod:`.badness`: the heuristic that finds damage: a pre-filter that proves text clean at
+  C speed, and the evidence rule a repair needs, with its thresholds;
+- :mod:`.fixes`: the repairs of UTF-8 read as a single-byte encoding or as Shift_JIS, and
+  of stray C1 controls;
+- :mod:`.legacy`: legacy CJK and Cyrillic bytes read as windows-1252.
+
+Repairs of UTF-8 read as windows-1252, latin-1 or windows-1251, and of double-encoded
+UTF-8, are exact inverses (re-encode the damaged segment, decode it as UTF-8): they are the
+only ones applied by default, and only with the evidence :mod:`.badness` defines. The others
+guess an encoding and are applied only on request (``legacy=True``); when a field reads
+both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scrapy_charset.items.mojibake.badness import legacy_mark, shift_jis_marks, suspicious
+from scrapy_charset.items.mojibake.chardata import (
+    KINDS,
+    LEGACY_KINDS,
+    SAFE_KINDS,
+    Finding,
+    MojibakeKind,
+    encode_windows_1252,
+)
+from scrapy_charset.items.mojibake.fixes import (
+    all_utf8,
+    c1_controls,
+    utf8_as_shift_jis,
+    utf8_rounds,
+)
+from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
+
+__all__ = [
+    "KINDS",
+    "LEGACY_KINDS",
+    "SAFE_KINDS",
+    "Finding",
+    "MojibakeKind",
+    "encode_windows_1252",
+    "find_mojibake",
+    "suspicious",
+]
+
+_C1 = re.compile("[\u0080-\u009f]")
+
+
+def find_mojibake(text: str) -> Finding | None:
+    """The mojibake in *text* and its repair, or None when the text looks clean.
+
+    Call :func:`suspicious` first: this function assumes the fast path was taken.
+    """
+    result = utf8_rounds(text)
+    if result is not None:
+        fixed, kind, segments = result
+        if segments and not all_utf8(text):
+            # Repaired segment by segment: windows-1252 characters that happen to form a
+            # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
+            # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
+            legacy = legacy_as_windows_1252(text)
+            if legacy is not None:
+                return legacy
+        if "\x1a" in fixed and "\x1a" not in text:
+            # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
+            # around lost characters, not a reading of real bytes.
+            return None
+        lossy = "\ufffd" in fixed
+        return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
+    if shift_jis_marks(text):
+        found = utf8_as_shift_jis(text)
+        if found is not None:
+            return found
+    if not legacy_mark(text):
+        return c1_controls(text) if _C1.search(text) else None
+    legacy = legacy_as_windows_1252(text)
+    if legacy is not None and legacy.repaired is not None:
+        exact = _exact_utf8(text)
+        if exact is not None:
+            # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
+            # legacy encoding, but without the evidence a default repair needs.
+            return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
+    if _C1.search(text):
+        return legacy if legacy is not None and legacy.repaired else c1_controls(text)
+    return legacy
+
+
+def _exact_utf8(text: str) -> str | None:
+    """*text* read back as windows-1252 bytes and decoded as UTF-8, when that is exact."""
+    raw = encode_windows_1252(text)
+    if raw is None or raw.isascii():
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None

@@ -1,0 +1,316 @@
+"""The heuristic that finds damage: a pre-filter that proves text clean, and the evidence
+a repair needs.
+
+**The pre-filter.** Every kind of mojibake contains a mark that legitimate text of most
+scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-byte
+encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
+half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
+characters in a row in text that windows-1252 can encode whole (a legacy double-byte
+character). :func:`suspicious` looks for these marks with a few regular-expression passes
+at C speed; text without any is clean, and no further analysis runs.
+
+**The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
+weighed in its context (the characters either side):
+
+- *decisive* (legitimate text does not contain it):
+
+  - it holds a C1 control (latin-1 read UTF-8: "Ã\\x89");
+  - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™");
+    three letters can be a word ("дії" is E4 B3 BF in windows-1251);
+  - a lowercase letter is followed by an uppercase one across or inside it, a case break
+    that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
+  - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
+    word ("Ã©t", "Ã…land", "NigГ©ria");
+  - it is two capitals that start a word of lowercase letters ("ÄŒesko");
+  - it puts a letter of another script next to an ASCII letter ("HГєngaro");
+  - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
+    Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
+    no-break space are the bytes of one no-break space);
+
+- *weak*: any other sequence whose continuation characters include a symbol ("É®" in
+  "NESTLÉ®", "Â°" in "25Â°C");
+- *none*: a sequence whose continuation characters are letters, without a case break:
+  legitimate text in the reading's own script is made of such pairs ("ВІ" in "ВІКІ",
+  "Сі", "l’é" as macintosh).
+
+A field is repaired by this package's own token-by-token step only with
+:data:`MIN_DECISIVE` decisive sequences or :data:`MIN_WEAK` weak ones among the repaired
+tokens, so never for one pair inside an otherwise plausible word of capitals, symbols or
+digits. ftfy's ``fix_encoding`` is asked when there is any decisive or weak sequence, or a
+Latin reading's sequence of letters ("ÄŒesko"); its own badness measure then decides (it
+repairs "25Â°C" and "ÄŒesko", and leaves "NESTLÉ®").
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from scrapy_charset.items.mojibake.chardata import (
+    C1_RANGE,
+    HALFWIDTH_KATAKANA,
+    SHIFT_JIS_UTF8_LEADS,
+    UTF8_READINGS,
+    WINDOWS_1252_HIGH,
+    chars,
+    encode_windows_1252,
+    extra_cont,
+    sequence_pattern,
+)
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
+
+__all__ = [
+    "LONG_SEQUENCE",
+    "MIN_DECISIVE",
+    "MIN_WEAK",
+    "Evidence",
+    "evidence",
+    "legacy_mark",
+    "shift_jis_marks",
+    "suspicious",
+    "utf8_sequences",
+]
+
+#: Bytes from which a sequence is decisive unless made of letters only: three-byte
+#: sequences (â€™, ä¸­) do not form by chance in text of any script but Cyrillic, whose
+#: windows-1251 letters do ("дії").
+LONG_SEQUENCE = 3
+#: Decisive sequences a field needs for this package's own repair: one, since legitimate
+#: text holds none (0 on the negative corpus, see docs/item-safety.md).
+MIN_DECISIVE = 1
+#: Weak sequences a field needs without a decisive one: a symbol after an accented
+#: capital happens once in a legitimate field ("NESTLÉ®"), rarely twice, and damage of
+#: a whole field makes several.
+MIN_WEAK = 3
+
+# --- The pre-filter -------------------------------------------------------------------------
+
+# Readings whose lead bytes are letters of a whole script (Cyrillic, Greek): scanned from
+# the continuation character, which that script's text rarely holds, then looking back.
+_SCRIPT_READINGS = ("windows-1251", "windows-1253")
+_LATIN_READINGS = tuple(name for name in UTF8_READINGS if name not in _SCRIPT_READINGS)
+
+
+def _lead_then_cont(names: tuple[str, ...]) -> re.Pattern[str]:
+    leads = "".join(chars(HIGH_HALVES[n], 0xC2, 0xF4) for n in names)
+    conts = "".join(chars(HIGH_HALVES[n], 0x80, 0xBF) + extra_cont(n) for n in names)
+    return re.compile(f"[{leads}][{conts}]")
+
+
+def _cont_after_lead(name: str) -> re.Pattern[str]:
+    """A complete UTF-8 sequence, found from a continuation character and looking back."""
+    table = HIGH_HALVES[name]
+    lead2 = chars(table, 0xC2, 0xDF)
+    lead3 = chars(table, 0xE0, 0xEF)
+    lead4 = chars(table, 0xF0, 0xF4)
+    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
+    return re.compile(
+        f"[{cont}](?:(?<=[{lead2}].)|(?<=[{lead3}][{cont}].)|(?<=[{lead4}][{cont}]{{2}}.)"
+        f"|(?<=[{lead3}].)[{cont}]|(?<=[{lead4}].)[{cont}]{{2}}|(?<=[{lead4}][{cont}].)[{cont}])"
+    )
+
+
+_HIGH_1252 = re.escape(WINDOWS_1252_HIGH)
+_MARKS = (
+    # Characters that are a mark on their own.
+    re.compile(f"[{C1_RANGE}{HALFWIDTH_KATAKANA}{SHIFT_JIS_UTF8_LEADS}]"),
+    _lead_then_cont(_LATIN_READINGS),
+    *(_cont_after_lead(name) for name in _SCRIPT_READINGS),
+)
+# Every legacy double-byte character read as windows-1252: two of its characters in a
+# row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南).
+_LEGACY_MARK = re.compile(f"[{_HIGH_1252}](?:[{_HIGH_1252}]|[\x40-\x7e][{_HIGH_1252}])")
+
+
+#: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
+#: before the Shift_JIS repair is tried: at least this many...
+MIN_SHIFT_JIS_LEADS = 3
+#: ...and one character in this many: damage makes one every few characters, while
+#: Chinese and Japanese text holds such characters (rare kanji) only here and there.
+SHIFT_JIS_LEAD_SPACING = 16
+
+_HALFWIDTH = re.compile(f"[{HALFWIDTH_KATAKANA}\ufffd]")
+_SHIFT_JIS_LEAD = re.compile(f"[{SHIFT_JIS_UTF8_LEADS}]")
+
+
+def shift_jis_marks(text: str) -> bool:
+    """Enough marks of UTF-8 read as Shift_JIS to try the repair."""
+    if _HALFWIDTH.search(text) is not None:
+        return True
+    leads = len(_SHIFT_JIS_LEAD.findall(text))
+    return leads >= MIN_SHIFT_JIS_LEADS and leads * SHIFT_JIS_LEAD_SPACING >= len(text)
+
+
+def legacy_mark(text: str) -> bool:
+    """A mark of legacy double-byte bytes read as windows-1252, in text that
+    windows-1252 encodes whole."""
+    return encode_windows_1252(text) is not None and _LEGACY_MARK.search(text) is not None
+
+
+def suspicious(text: str) -> bool:
+    """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
+    if text.isascii():
+        return False
+    return any(mark.search(text) for mark in _MARKS) or legacy_mark(text)
+
+
+# --- The evidence rule ----------------------------------------------------------------------
+
+_SEQUENCES = {
+    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name), one=True))
+    for name in UTF8_READINGS
+}
+_C1 = re.compile(f"[{C1_RANGE}]")
+
+DECISIVE = 2
+WEAK = 1
+NONE = 0
+
+
+def _char_sets(names: tuple[str, ...], low: int, high: int) -> dict[str, frozenset[str]]:
+    """Character -> the readings among *names* in which it stands for a byte in range."""
+    out: dict[str, set[str]] = {}
+    for name in names:
+        table = HIGH_HALVES[name]
+        for byte in range(low, high + 1):
+            out.setdefault(table[byte - 0x80], set()).add(name)
+        if extra_cont(name) and low == 0x80:
+            for code in range(0x80, 0xA0):
+                out.setdefault(chr(code), set()).add(name)
+    return {c: frozenset(v) for c, v in out.items()}
+
+
+_LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
+_CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
+_LATIN_PAIR = _MARKS[1]
+_SCRIPT_CONT = {name: _MARKS[2 + i] for i, name in enumerate(_SCRIPT_READINGS)}
+
+
+def utf8_sequences(text: str) -> Iterator[tuple[str, int, int]]:
+    """(reading, start, end) of each UTF-8 byte sequence that a reading shows in *text*.
+
+    Found from the pre-filter's marks (a lead and a continuation character, or a
+    continuation character looking back), so text with few marks is read at C speed.
+    """
+    ends = dict.fromkeys(UTF8_READINGS, 0)
+    position = 0
+    while (mark := _LATIN_PAIR.search(text, position)) is not None:
+        start = mark.start()
+        position = start + 1
+        for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
+            if start < ends[name]:
+                continue
+            found = _SEQUENCES[name].match(text, start)
+            if found is not None:
+                ends[name] = found.end()
+                yield name, start, found.end()
+    for name, pattern in _SCRIPT_CONT.items():
+        position = 0
+        while (mark := pattern.search(text, position)) is not None:
+            cont = mark.start()
+            position = cont + 1
+            for start in range(max(ends[name], cont - 3), cont):
+                found = _SEQUENCES[name].match(text, start)
+                if found is not None and found.end() > cont:
+                    ends[name] = position = found.end()
+                    yield name, start, found.end()
+                    break
+
+
+def weigh(text: str, start: int, end: int) -> int:
+    """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
+    UTF-8 sequence as a single-byte encoding shows it, says of damage."""
+    sequence = text[start:end]
+    if _C1.search(sequence):
+        return DECISIVE
+    letters_only = sequence.isalpha()
+    if len(sequence) >= LONG_SEQUENCE and not letters_only:
+        return DECISIVE
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    around = before + sequence + after
+    if any(a.islower() and b.isupper() for a, b in itertools.pairwise(around)):
+        return DECISIVE
+    if not sequence[-1].isalnum() and after.islower():
+        return DECISIVE
+    if sequence.isupper() and sequence.isalpha() and after.islower() and not before.isalpha():
+        return DECISIVE  # a word that starts with two capitals, then lowercase ("ÄŒesko")
+    next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
+    if next_to_ascii and any(c.isalpha() and not _latin(c) for c in sequence):
+        return DECISIVE  # a word of two scripts ("HГєngaro")
+    return NONE if sequence[1:].isalpha() else WEAK
+
+
+def _latin(c: str) -> bool:
+    return c.isascii() or unicodedata.name(c, "").startswith("LATIN")
+
+
+@dataclass(slots=True)
+class Evidence:
+    """Decisive and weak sequences counted in a text."""
+
+    decisive: int = 0
+    weak: int = 0
+    #: Sequences of letters only in a Latin reading ("ÄŒ" in "ÄŒesko"): no evidence for
+    #: a repair of this package's own, but worth asking ftfy, whose badness measure knows
+    #: which pairs of letters text does not contain. (Cyrillic and Greek text is made of
+    #: such pairs in the windows-1251 and -1253 readings: they are not counted.)
+    letters: int = 0
+
+    @property
+    def enough(self) -> bool:
+        """Enough for a repair of this package's own (see the module's docstring)."""
+        return self.decisive >= MIN_DECISIVE or self.weak >= MIN_WEAK
+
+    @property
+    def some(self) -> bool:
+        """Anything at all: enough to ask ftfy, whose badness measure decides."""
+        return self.decisive > 0 or self.weak > 0 or self.letters > 0
+
+
+_SCRIPT_LETTERS = {
+    "windows-1251": re.compile("[\u0400-\u04ff]"),
+    "windows-1253": re.compile("[\u0370-\u03ff]"),
+}
+_ASCII_LETTER = re.compile("[A-Za-z]")
+
+
+def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
+    """Script readings (windows-1251, -1253) whose every letter of their script in *text*
+    is inside one of their *sequences*, in text with ASCII letters: a Latin field whose
+    only Cyrillic is the reading of UTF-8 bytes ("R$В\u00a031,50", "HГєngaro")."""
+    lone: set[str] = set()
+    if _ASCII_LETTER.search(text) is None:
+        return lone
+    for name, letters in _SCRIPT_LETTERS.items():
+        spans = [(start, end) for reading, start, end in sequences if reading == name]
+        if not spans:
+            continue
+        rest, last = [], 0
+        for start, end in spans:
+            rest.append(text[last:start])
+            last = end
+        rest.append(text[last:])
+        if letters.search("".join(rest)) is None:
+            lone.add(name)
+    return lone
+
+
+def evidence(text: str, names: Collection[str] = UTF8_READINGS) -> Evidence:
+    """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
+    apart, the best kept."""
+    found = {name: Evidence() for name in names}
+    sequences = [s for s in utf8_sequences(text) if s[0] in found]
+    lone = _lone_scripts(text, sequences)
+    for name, start, end in sequences:
+        weight = DECISIVE if name in lone else weigh(text, start, end)
+        if weight == DECISIVE:
+            found[name].decisive += 1
+        elif weight == WEAK:
+            found[name].weak += 1
+        elif name not in _SCRIPT_READINGS:
+            found[name].letters += 1
+    return max(found.values(), key=lambda e: (e.decisive, e.weak, e.letters), default=Evidence())
