@@ -15,8 +15,9 @@ weighed in its context (the characters either side):
 - *decisive* (legitimate text does not contain it):
 
   - it holds a C1 control (latin-1 read UTF-8: "Ã\\x89");
-  - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™");
-    three letters can be a word ("дії" is E4 B3 BF in windows-1251);
+  - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™"),
+    unless lowercase letters and a word's closing punctuation ("дії»"); three letters can
+    be a word ("дії" is E4 B3 BF in windows-1251);
   - a lowercase letter is followed by an uppercase one across or inside it, a case break
     that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
   - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
@@ -220,14 +221,52 @@ def utf8_sequences(text: str) -> Iterator[tuple[str, int, int]]:
                     break
 
 
+#: Lowercase letters among windows-1252's continuation bytes (š, ž, œ, ƒ): the languages
+#: that write them (Czech, Slovak, Baltic, Slovene, Croatian, French ligature) do not put
+#: them right after a capital of windows-1252's upper half, the two-byte lead bytes.
+_ODD_AFTER_CAPITAL = frozenset("šžœƒ")
+
+#: The Cyrillic letters that only some languages write, by language: a word's letters of
+#: this kind all belong to one alphabet ("СЃРІРѕ" is UTF-8 "сво" read as windows-1251:
+#: Macedonian Ѓ and Ѕ with Ukrainian or Belarusian І; "аёї" is "฿": Russian ё with
+#: Ukrainian ї).
+_ALPHABETS = (
+    frozenset("ЂЉЊЋЏЈ"),  # Serbian
+    frozenset("ЃЉЊЌЏЈЅ"),  # Macedonian
+    frozenset("ҐЄЇІ"),  # Ukrainian
+    frozenset("ІЎЁЫЭ"),  # Belarusian
+    frozenset("ЁЫЭЪ"),  # Russian (and Bulgarian's Ъ)
+)
+_DISTINCTIVE = frozenset().union(*_ALPHABETS)
+
+
+def _mixed_alphabets(word: str) -> bool:
+    letters = _DISTINCTIVE.intersection(word.upper())
+    return bool(letters) and not any(letters <= alphabet for alphabet in _ALPHABETS)
+
+
+#: Back-to-back sequences that make a run (a word whose every character is part of a
+#: UTF-8 sequence): from this many, with one weak among them, the run is decisive.
+MIN_RUN = 2
+
+
+#: Punctuation that closes a word: after lowercase letters, a long sequence ending with it
+#: is a word's end ("дії»" is E4 B3 BF BB in windows-1251), not decisive.
+_WORD_END = "»”“’…–—\u00a0"
+
+
 def weigh(text: str, start: int, end: int) -> int:
     """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
     UTF-8 sequence as a single-byte encoding shows it, says of damage."""
     sequence = text[start:end]
     if _C1.search(sequence):
         return DECISIVE
-    letters_only = sequence.isalpha()
-    if len(sequence) >= LONG_SEQUENCE and not letters_only:
+    # Long and not letters only, unless a Cyrillic word's last letters and its closing
+    # punctuation ("дії»", "үйі»").
+    word_end = sequence.rstrip(_WORD_END).isalpha() and sequence[0].islower()
+    if len(sequence) >= LONG_SEQUENCE and not sequence.isalpha() and not word_end:
+        return DECISIVE
+    if _mixed_alphabets(sequence):
         return DECISIVE
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
@@ -236,8 +275,10 @@ def weigh(text: str, start: int, end: int) -> int:
         return DECISIVE
     if not sequence[-1].isalnum() and after.islower():
         return DECISIVE
-    if sequence.isupper() and sequence.isalpha() and after.islower() and not before.isalpha():
-        return DECISIVE  # a word that starts with two capitals, then lowercase ("ÄŒesko")
+    if sequence.isupper() and sequence.isalpha() and after.islower():
+        return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
+    if len(sequence) == 2 and sequence[0].isupper() and sequence[1] in _ODD_AFTER_CAPITAL:
+        return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
     next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
     if next_to_ascii and any(c.isalpha() and not _latin(c) for c in sequence):
         return DECISIVE  # a word of two scripts ("HГєngaro")
@@ -299,14 +340,37 @@ def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
     return lone
 
 
+def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[int]) -> None:
+    """Make decisive every sequence of a run of :data:`MIN_RUN` or more back-to-back
+    sequences of one reading that holds a weak one, or Cyrillic letters of two language
+    groups (*sequences* sorted by reading and start)."""
+    i = 0
+    while i < len(sequences):
+        j = i + 1
+        while (
+            j < len(sequences)
+            and sequences[j][0] == sequences[i][0]
+            and sequences[j][1] == sequences[j - 1][2]
+        ):
+            j += 1
+        if j - i >= MIN_RUN:
+            run = text[sequences[i][1] : sequences[j - 1][2]]
+            if WEAK in weights[i:j] or _mixed_alphabets(run):
+                weights[i:j] = [DECISIVE] * (j - i)
+        i = j
+
+
 def evidence(text: str, names: Collection[str] = UTF8_READINGS) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
     apart, the best kept."""
     found = {name: Evidence() for name in names}
-    sequences = [s for s in utf8_sequences(text) if s[0] in found]
+    sequences = sorted(s for s in utf8_sequences(text) if s[0] in found)
     lone = _lone_scripts(text, sequences)
-    for name, start, end in sequences:
-        weight = DECISIVE if name in lone else weigh(text, start, end)
+    weights = [
+        DECISIVE if name in lone else weigh(text, start, end) for name, start, end in sequences
+    ]
+    _weigh_runs(text, sequences, weights)
+    for (name, _start, _end), weight in zip(sequences, weights, strict=True):
         if weight == DECISIVE:
             found[name].decisive += 1
         elif weight == WEAK:

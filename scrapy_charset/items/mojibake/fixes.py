@@ -163,7 +163,7 @@ def _decode_segment(segment: str, kind: MojibakeKind) -> str | None:
     return decoded
 
 
-def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
+def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind] | None:
     """Repair UTF-8 sequences segment by segment, where every token stays coherent.
 
     A token (a run of non-space characters) touched by a repair must have no other
@@ -184,7 +184,7 @@ def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
                 out += [text[last : token.start()], repaired]
                 damaged.append(token.group())
                 last = token.end()
-        if out and _enough(damaged, kind):
+        if out and _enough(damaged, kind, proven=proven):
             out.append(text[last:])
             return "".join(out), kind
     return None
@@ -193,7 +193,7 @@ def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
 _READING = {UTF8_AS_WINDOWS_1252: "windows-1252", UTF8_AS_WINDOWS_1251: "windows-1251"}
 
 
-def _enough(damaged: list[str], kind: MojibakeKind) -> bool:
+def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
     """The evidence rule (:mod:`.badness`) over the tokens repaired, counted together:
     Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
     E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
@@ -202,7 +202,7 @@ def _enough(damaged: list[str], kind: MojibakeKind) -> bool:
         found = evidence(token, (_READING[kind],))
         total.decisive += found.decisive
         total.weak += found.weak
-    return total.enough
+    return total.enough or (proven and total.decisive + total.weak > 0)
 
 
 _TWO_NON_ASCII = re.compile("[^\x00-\x7f]{2}")
@@ -279,7 +279,9 @@ def utf8_rounds(text: str) -> tuple[str, MojibakeKind, bool] | None:
         if step is not None:
             fixed, more, step_kind, step_segments = step
         else:
-            found = _segment_step(text)
+            # Once a round found damage, the field is known to be damaged: a weak
+            # sequence left in it is damage too ("осканскае Ñ– іншыя").
+            found = _segment_step(text, proven=rounds > 0)
             if found is None:
                 break
             (fixed, step_kind), more, step_segments = found, 1, True

@@ -128,11 +128,21 @@ def _plausible_japanese(decoded: str) -> bool:
     return not (len(classes) >= 3 and switches == len(classes) - 1)
 
 
+#: Letters of the longest Cyrillic word a legacy reading needs: shorter ones come from
+#: symbols and digits by chance ("1\u00a0234,50\u00a0£" reads "1а234,50аг" in IBM866).
+MIN_CYRILLIC_WORD = 3
+_DIGIT_LETTER = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
+
+
 def _plausible_cyrillic(decoded: str) -> bool:
-    letters = 0
+    """Words of Cyrillic letters only, in one of the three cases, not glued to digits,
+    and one of :data:`MIN_CYRILLIC_WORD` letters at least."""
     for c in decoded:
         if ord(c) > 0x7F and not _is_cyrillic(c) and c not in _CYRILLIC_PUNCT:
             return False
+    if _DIGIT_LETTER.search(decoded):
+        return False
+    longest = 0
     for word in _WORD.findall(decoded):
         cyrillic = sum(1 for c in word if _is_cyrillic(c))
         if not cyrillic:
@@ -142,8 +152,8 @@ def _plausible_cyrillic(decoded: str) -> bool:
         # Words are lowercase, Capitalised or UPPERCASE: no upper after a lower letter.
         if any(a.islower() and b.isupper() for a, b in itertools.pairwise(word)):
             return False
-        letters += cyrillic
-    return letters >= 3
+        longest = max(longest, cyrillic)
+    return longest >= MIN_CYRILLIC_WORD
 
 
 #: Bytes from which chardetng's guess is trusted among plausible readings.
@@ -181,6 +191,11 @@ def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
         except UnicodeDecodeError:
             continue
         consumed = sum(c.isascii() and c.isalpha() for c in decoded) < letters
+        if consumed and all(c.isalpha() for c in text if not c.isascii()):
+            # An ASCII letter is a trail byte only after a lead byte, and the frequent
+            # characters' lead bytes (0xA4-0xBF in Big5) are symbols in windows-1252
+            # ("¶V«n" is 越南): text of letters only ("Àhàn") is a Latin word.
+            continue
         if not _plausible_cjk(decoded, name, consumed):
             continue
         # ASCII letters read as trail bytes ("¶V«n" is Big5 for 越南) must give frequent
