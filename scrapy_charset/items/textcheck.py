@@ -57,21 +57,20 @@ def inspect_text(value: str, *, legacy: bool = False) -> TextReport:
     """Look for U+FFFD and mojibake in *value*, and repair what can be repaired safely.
 
     By default only the exact inverses are applied (UTF-8 read as windows-1252, latin-1 or
-    windows-1251, and double-encoded UTF-8), segment by segment. With ``legacy=True``, the
+    windows-1251, and double-encoded UTF-8), segment by segment, and only with the evidence
+    :mod:`scrapy_charset.items.mojibake.badness` defines. With ``legacy=True``, the
     repairs that choose an encoding are applied too: legacy CJK or Cyrillic read as
     windows-1252, UTF-8 read as Shift_JIS, other single-byte encodings, C1 controls.
-    Nothing else in the text is ever changed.
+    Nothing else in the text is ever changed. A field that reads both as UTF-8 mojibake
+    and as a legacy encoding is given its exact UTF-8 reading.
     """
-    if value.isascii():
-        return CLEAN
-    replacements = value.count("\ufffd")
     try:
-        return _inspect(value, replacements, legacy)
+        return inspect_unguarded(value, legacy=legacy)
     except Exception as error:  # users' data is never lost to a bug of this check
         if type(error) not in _LOGGED:
             _LOGGED.add(type(error))
             logger.error("inspect_text failed on a %d-character value", len(value), exc_info=True)
-        return _replacements_only(replacements)
+        return _replacements_only(value.count("\ufffd"))
 
 
 _LOGGED: set[type[BaseException]] = set()
@@ -81,7 +80,12 @@ def _replacements_only(replacements: int) -> TextReport:
     return CLEAN if not replacements else TextReport(replacements, lossy=True)
 
 
-def _inspect(value: str, replacements: int, legacy: bool) -> TextReport:
+def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
+    """:func:`inspect_text` without its safety net: for tests and fuzzing, where an
+    internal error must show."""
+    if value.isascii():
+        return CLEAN
+    replacements = value.count("\ufffd")
     if not suspicious(value):
         return _replacements_only(replacements)
     found = find_mojibake(value)

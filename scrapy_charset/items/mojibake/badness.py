@@ -17,7 +17,8 @@ weighed in its context (the characters either side):
   - it holds a C1 control (latin-1 read UTF-8: "Ã\\x89");
   - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™"),
     unless lowercase letters and a word's closing punctuation ("дії»"); three letters can
-    be a word ("дії" is E4 B3 BF in windows-1251);
+    be a word in the windows-1251 and -1253 readings ("дії" is E4 B3 BF), never in the
+    Latin ones ("ãƒž"). ª, º, ˆ and ˜ count as symbols here;
   - a lowercase letter is followed by an uppercase one across or inside it, a case break
     that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
   - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
@@ -37,9 +38,9 @@ weighed in its context (the characters either side):
 A field is repaired by this package's own token-by-token step only with
 :data:`MIN_DECISIVE` decisive sequences or :data:`MIN_WEAK` weak ones among the repaired
 tokens, so never for one pair inside an otherwise plausible word of capitals, symbols or
-digits. ftfy's ``fix_encoding`` is asked when there is any decisive or weak sequence, or a
-Latin reading's sequence of letters ("ÄŒesko"); its own badness measure then decides (it
-repairs "25Â°C" and "ÄŒesko", and leaves "NESTLÉ®").
+digits. ftfy's ``fix_encoding`` is asked only when there is a decisive or weak sequence;
+its own badness measure then decides (it repairs "25Â°C" and leaves "NESTLÉ®"). A pair
+of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is never enough, even for ftfy.
 """
 
 from __future__ import annotations
@@ -221,9 +222,10 @@ def utf8_sequences(text: str) -> Iterator[tuple[str, int, int]]:
                     break
 
 
-#: Lowercase letters among windows-1252's continuation bytes (š, ž, œ, ƒ): the languages
-#: that write them (Czech, Slovak, Baltic, Slovene, Croatian, French ligature) do not put
-#: them right after a capital of windows-1252's upper half, the two-byte lead bytes.
+#: Lowercase letters among windows-1252's continuation bytes (š, ž, œ, ƒ) right after
+#: Ã or Å (the lead bytes 0xC3 and 0xC5 of Latin-1 and Latin Extended-A letters): no
+#: alphabet writes these pairs ("Åžilini" is "Şilini"), while Sami writes "Öš" and "Âš".
+_ODD_CAPITALS = frozenset("ÃÅ")
 _ODD_AFTER_CAPITAL = frozenset("šžœƒ")
 
 #: The Cyrillic letters that only some languages write, by language: a word's letters of
@@ -255,17 +257,20 @@ MIN_RUN = 2
 _WORD_END = "»”“’…–—\u00a0"
 
 
-def weigh(text: str, start: int, end: int) -> int:
+def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int:
     """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
-    UTF-8 sequence as a single-byte encoding shows it, says of damage."""
+    UTF-8 sequence as *reading* shows it, says of damage."""
     sequence = text[start:end]
     if _C1.search(sequence):
         return DECISIVE
     # Long and not letters only, unless a Cyrillic word's last letters and its closing
     # punctuation ("дії»", "үйі»").
-    word_end = sequence.rstrip(_WORD_END).isalpha() and sequence[0].islower()
-    if len(sequence) >= LONG_SEQUENCE and not sequence.isalpha() and not word_end:
-        return DECISIVE
+    letters = _letters(sequence)
+    if len(sequence) >= LONG_SEQUENCE and not letters:
+        if not (_letters(sequence.rstrip(_WORD_END)) and sequence[0].islower()):
+            return DECISIVE
+    elif len(sequence) >= LONG_SEQUENCE and reading not in _SCRIPT_READINGS:
+        return DECISIVE  # "ãƒž": Latin letters of three alphabets
     if _mixed_alphabets(sequence):
         return DECISIVE
     before = text[start - 1] if start > 0 else " "
@@ -275,14 +280,23 @@ def weigh(text: str, start: int, end: int) -> int:
         return DECISIVE
     if not sequence[-1].isalnum() and after.islower():
         return DECISIVE
-    if sequence.isupper() and sequence.isalpha() and after.islower():
+    if sequence.isupper() and letters and after.islower():
         return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
-    if len(sequence) == 2 and sequence[0].isupper() and sequence[1] in _ODD_AFTER_CAPITAL:
+    if len(sequence) == 2 and sequence[0] in _ODD_CAPITALS and sequence[1] in _ODD_AFTER_CAPITAL:
         return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
     next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
     if next_to_ascii and any(c.isalpha() and not _latin(c) for c in sequence):
         return DECISIVE  # a word of two scripts ("HГєngaro")
-    return NONE if sequence[1:].isalpha() else WEAK
+    return NONE if _letters(sequence[1:]) else WEAK
+
+
+#: Letters by their category that text uses as symbols: ordinal indicators after digits,
+#: spacing circumflex and tilde ("Ãª" is "ê", "Ëœ" is "˜").
+_SYMBOL_LETTERS = frozenset("ªºˆ˜")
+
+
+def _letters(text: str) -> bool:
+    return text.isalpha() and _SYMBOL_LETTERS.isdisjoint(text)
 
 
 def _latin(c: str) -> bool:
@@ -295,11 +309,6 @@ class Evidence:
 
     decisive: int = 0
     weak: int = 0
-    #: Sequences of letters only in a Latin reading ("ÄŒ" in "ÄŒesko"): no evidence for
-    #: a repair of this package's own, but worth asking ftfy, whose badness measure knows
-    #: which pairs of letters text does not contain. (Cyrillic and Greek text is made of
-    #: such pairs in the windows-1251 and -1253 readings: they are not counted.)
-    letters: int = 0
 
     @property
     def enough(self) -> bool:
@@ -309,7 +318,7 @@ class Evidence:
     @property
     def some(self) -> bool:
         """Anything at all: enough to ask ftfy, whose badness measure decides."""
-        return self.decisive > 0 or self.weak > 0 or self.letters > 0
+        return self.decisive > 0 or self.weak > 0
 
 
 _SCRIPT_LETTERS = {
@@ -367,7 +376,8 @@ def evidence(text: str, names: Collection[str] = UTF8_READINGS) -> Evidence:
     sequences = sorted(s for s in utf8_sequences(text) if s[0] in found)
     lone = _lone_scripts(text, sequences)
     weights = [
-        DECISIVE if name in lone else weigh(text, start, end) for name, start, end in sequences
+        DECISIVE if name in lone else weigh(text, start, end, name)
+        for name, start, end in sequences
     ]
     _weigh_runs(text, sequences, weights)
     for (name, _start, _end), weight in zip(sequences, weights, strict=True):
@@ -375,6 +385,4 @@ def evidence(text: str, names: Collection[str] = UTF8_READINGS) -> Evidence:
             found[name].decisive += 1
         elif weight == WEAK:
             found[name].weak += 1
-        elif name not in _SCRIPT_READINGS:
-            found[name].letters += 1
-    return max(found.values(), key=lambda e: (e.decisive, e.weak, e.letters), default=Evidence())
+    return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())
