@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind, find_mojibake, suspicious
+from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind, find_mojibake
 
 logger = logging.getLogger(__name__)
 
@@ -86,9 +86,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     if value.isascii():
         return CLEAN
     replacements = value.count("\ufffd")
-    if not suspicious(value):
-        return _replacements_only(replacements)
-    found = find_mojibake(value)
+    found = find_mojibake(value)  # one pass over clean text: the pre-filter's
     if found is None:
         return _replacements_only(replacements)
     repaired = found.repaired

@@ -20,9 +20,7 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
-import re
-
-from scrapy_charset.items.mojibake.badness import legacy_mark, shift_jis_marks, suspicious
+from scrapy_charset.items.mojibake.badness import scan, shift_jis_marks, suspicious
 from scrapy_charset.items.mojibake.chardata import (
     KINDS,
     LEGACY_KINDS,
@@ -50,15 +48,16 @@ __all__ = [
     "suspicious",
 ]
 
-_C1 = re.compile("[\u0080-\u009f]")
-
 
 def find_mojibake(text: str) -> Finding | None:
     """The mojibake in *text* and its repair, or None when the text looks clean.
 
-    Call :func:`suspicious` first: this function assumes the fast path was taken.
+    Text without any of the pre-filter's marks returns at once.
     """
-    result = utf8_rounds(text)
+    marks = scan(text)
+    if not marks.any:
+        return None
+    result = utf8_rounds(text, marks)
     if result is not None:
         fixed, kind, segments = result
         if segments and not all_utf8(text):
@@ -74,12 +73,12 @@ def find_mojibake(text: str) -> Finding | None:
             return None
         lossy = "\ufffd" in fixed
         return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
-    if shift_jis_marks(text):
+    if shift_jis_marks(text, marks):
         found = utf8_as_shift_jis(text)
         if found is not None:
             return found
-    if not legacy_mark(text):
-        return c1_controls(text) if _C1.search(text) else None
+    if not marks.legacy:
+        return c1_controls(text) if marks.c1 else None
     legacy = legacy_as_windows_1252(text)
     if legacy is not None and legacy.repaired is not None:
         exact = _exact_utf8(text)
@@ -87,7 +86,7 @@ def find_mojibake(text: str) -> Finding | None:
             # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
             # legacy encoding, but without the evidence a default repair needs.
             return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
-    if _C1.search(text):
+    if marks.c1:
         return legacy if legacy is not None and legacy.repaired else c1_controls(text)
     return legacy
 

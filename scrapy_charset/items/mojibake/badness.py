@@ -17,8 +17,9 @@ weighed in its context (the characters either side):
   - it holds a C1 control (latin-1 read UTF-8: "Ã\\x89");
   - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™"),
     unless lowercase letters and a word's closing punctuation ("дії»"); three letters can
-    be a word in the windows-1251 and -1253 readings ("дії" is E4 B3 BF), never in the
-    Latin ones ("ãƒž"). ª, º, ˆ and ˜ count as symbols here;
+    be a word in most readings ("дії" is E4 B3 BF in windows-1251, "ěžš" in
+    windows-1250), never in windows-1252's ("ãƒž"). ª, º, ˆ and ˜ count as symbols, and
+    an apostrophe in a Cyrillic word as a letter ("б’є" in "Об’єднані", "М’янма");
   - a lowercase letter is followed by an uppercase one across or inside it, a case break
     that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
   - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
@@ -49,7 +50,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
@@ -69,8 +70,9 @@ __all__ = [
     "MIN_DECISIVE",
     "MIN_WEAK",
     "Evidence",
+    "Marks",
     "evidence",
-    "legacy_mark",
+    "scan",
     "shift_jis_marks",
     "suspicious",
     "utf8_sequences",
@@ -94,69 +96,150 @@ MIN_WEAK = 3
 # the continuation character, which that script's text rarely holds, then looking back.
 _SCRIPT_READINGS = ("windows-1251", "windows-1253")
 _LATIN_READINGS = tuple(name for name in UTF8_READINGS if name not in _SCRIPT_READINGS)
+_GROUP = {name: "w" + name.rsplit("-", 1)[1] for name in _SCRIPT_READINGS}
+_READING_OF_GROUP = {group: name for name, group in _GROUP.items()}
 
 
-def _lead_then_cont(names: tuple[str, ...]) -> re.Pattern[str]:
-    leads = "".join(chars(HIGH_HALVES[n], 0xC2, 0xF4) for n in names)
-    conts = "".join(chars(HIGH_HALVES[n], 0x80, 0xBF) + extra_cont(n) for n in names)
-    return re.compile(f"[{leads}][{conts}]")
+def _classes(names: tuple[str, ...], low: int, high: int) -> str:
+    return "".join(
+        chars(HIGH_HALVES[n], low, high) + (extra_cont(n) if low == 0x80 else "") for n in names
+    )
 
 
-def _cont_after_lead(name: str) -> re.Pattern[str]:
-    """A complete UTF-8 sequence, found from a continuation character and looking back."""
+def _cont_after_lead(name: str) -> str:
+    """A complete UTF-8 sequence, from the continuation character just read, looking back
+    for its lead (and reading on for the continuation characters still to come)."""
     table = HIGH_HALVES[name]
     lead2 = chars(table, 0xC2, 0xDF)
     lead3 = chars(table, 0xE0, 0xEF)
     lead4 = chars(table, 0xF0, 0xF4)
     cont = chars(table, 0x80, 0xBF) + extra_cont(name)
-    return re.compile(
-        f"[{cont}](?:(?<=[{lead2}].)|(?<=[{lead3}][{cont}].)|(?<=[{lead4}][{cont}]{{2}}.)"
+    return (
+        f"(?<=[{cont}])(?:(?<=[{lead2}].)|(?<=[{lead3}][{cont}].)|(?<=[{lead4}][{cont}]{{2}}.)"
         f"|(?<=[{lead3}].)[{cont}]|(?<=[{lead4}].)[{cont}]{{2}}|(?<=[{lead4}][{cont}].)[{cont}])"
     )
 
 
+_SINGLE = f"{C1_RANGE}{HALFWIDTH_KATAKANA}{SHIFT_JIS_UTF8_LEADS}"
+_LATIN_LEADS = _classes(_LATIN_READINGS, 0xC2, 0xF4)
+_LATIN_CONTS = _classes(_LATIN_READINGS, 0x80, 0xBF)
+_SCRIPT_CONTS = _classes(_SCRIPT_READINGS, 0x80, 0xBF)
 _HIGH_1252 = re.escape(WINDOWS_1252_HIGH)
-_MARKS = (
-    # Characters that are a mark on their own.
-    re.compile(f"[{C1_RANGE}{HALFWIDTH_KATAKANA}{SHIFT_JIS_UTF8_LEADS}]"),
-    _lead_then_cont(_LATIN_READINGS),
-    *(_cont_after_lead(name) for name in _SCRIPT_READINGS),
+_C1_CONT_READINGS = tuple(
+    name
+    for name in _SCRIPT_READINGS
+    if any("\x80" <= c <= "\x9f" for c in HIGH_HALVES[name][:0x40])
 )
+_NON_ASCII = "\x80-\U0010ffff"
+# One pass over the text, from one character class (the C loop of the regex engine): each
+# mark begins with a character of the class, and the branch that matched names the mark.
+# Most stops are a letter between ASCII characters: the cheap tests of a non-ASCII
+# neighbour come first.
+_SINGLE_BRANCH = (
+    # A mark on its own: a C1 control, a half-width katakana, a Shift_JIS reading of a
+    # UTF-8 lead byte.
+    f"(?<=[{_SINGLE}])(?P<single>)"
+)
+_LATIN_BRANCH = (
+    # A UTF-8 lead then a continuation character, in the readings of Latin alphabets.
+    f"(?<=[{_LATIN_LEADS}])(?P<latin>)(?=[{_LATIN_CONTS}])"
+)
+_SCRIPT_BRANCHES = [
+    # A complete sequence, found from its continuation character, in the readings whose
+    # lead bytes are the letters of a whole script (Cyrillic, Greek) that such text is
+    # made of.
+    f"(?P<{_GROUP[name]}>){_cont_after_lead(name)}"
+    for name in _SCRIPT_READINGS
+]
 # Every legacy double-byte character read as windows-1252: two of its characters in a
-# row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南).
-_LEGACY_MARK = re.compile(f"[{_HIGH_1252}](?:[{_HIGH_1252}]|[\x40-\x7e][{_HIGH_1252}])")
+# row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
+# in text that windows-1252 encodes whole.
+_LEGACY_PAIR = f"(?<=[{_HIGH_1252}])(?P<legacy>)(?=[{_HIGH_1252}])"
+_LEGACY_TRAIL = f"(?<=[{_HIGH_1252}])(?P<trail>)(?=[\x40-\x7e][{_HIGH_1252}])"
 
 
-#: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
-#: before the Shift_JIS repair is tried: at least this many...
-MIN_SHIFT_JIS_LEADS = 3
-#: ...and one character in this many: damage makes one every few characters, while
-#: Chinese and Japanese text holds such characters (rare kanji) only here and there.
-SHIFT_JIS_LEAD_SPACING = 16
-
-_HALFWIDTH = re.compile(f"[{HALFWIDTH_KATAKANA}\ufffd]")
-_SHIFT_JIS_LEAD = re.compile(f"[{SHIFT_JIS_UTF8_LEADS}]")
-
-
-def shift_jis_marks(text: str) -> bool:
-    """Enough marks of UTF-8 read as Shift_JIS to try the repair."""
-    if _HALFWIDTH.search(text) is not None:
-        return True
-    leads = len(_SHIFT_JIS_LEAD.findall(text))
-    return leads >= MIN_SHIFT_JIS_LEADS and leads * SHIFT_JIS_LEAD_SPACING >= len(text)
+def _mark_pattern(*, legacy: bool) -> re.Pattern[str]:
+    ahead = [_LATIN_BRANCH, *([_LEGACY_PAIR] if legacy else [])]
+    branches = [
+        _SINGLE_BRANCH,
+        f"(?=[{_NON_ASCII}])(?:{'|'.join(ahead)})",
+        f"(?<=[{_NON_ASCII}].)(?:{'|'.join(_SCRIPT_BRANCHES)})",
+        *([_LEGACY_TRAIL] if legacy else []),
+    ]
+    start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
+    return re.compile(f"[{start}](?:{'|'.join(branches)})")
 
 
-def legacy_mark(text: str) -> bool:
-    """A mark of legacy double-byte bytes read as windows-1252, in text that
-    windows-1252 encodes whole."""
-    return encode_windows_1252(text) is not None and _LEGACY_MARK.search(text) is not None
+_MARK = _mark_pattern(legacy=False)
+_MARK_OR_LEGACY = _mark_pattern(legacy=True)
+
+
+def _encodable(text: str) -> bool:
+    return encode_windows_1252(text) is not None
 
 
 def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    return any(mark.search(text) for mark in _MARKS) or legacy_mark(text)
+    pattern = _MARK_OR_LEGACY if _encodable(text) else _MARK
+    return pattern.search(text) is not None
+
+
+@dataclass(slots=True)
+class Marks:
+    """Where the pre-filter's marks are in a text, by kind."""
+
+    @property
+    def any(self) -> bool:
+        """Some mark: the text may hold mojibake."""
+        return self.legacy or bool(
+            self.latin or self.script or self.c1 or self.halfwidth or self.shift_jis_leads
+        )
+
+    #: Positions of a lead character followed by a continuation one (Latin readings).
+    latin: list[int] = field(default_factory=list)
+    #: Reading -> positions of continuation characters that end a lead's sequence.
+    script: dict[str, list[int]] = field(default_factory=dict)
+    #: A C1 control; a half-width katakana; how many Shift_JIS readings of a UTF-8 lead.
+    c1: bool = False
+    halfwidth: bool = False
+    shift_jis_leads: int = 0
+    #: A legacy double-byte character read as windows-1252 may be there.
+    legacy: bool = False
+
+
+def scan(text: str) -> Marks:
+    """Every mark of *text*: one pass, Python work only where marks are."""
+    marks = Marks()
+    if text.isascii():
+        return marks
+    encodable = _encodable(text)
+    pattern = _MARK_OR_LEGACY if encodable else _MARK
+    for match in pattern.finditer(text):
+        kind = match.lastgroup
+        if kind == "latin":
+            marks.latin.append(match.start())
+        elif kind == "single":
+            char = text[match.start()]
+            if char <= "\x9f":
+                marks.c1 = True
+                # The mark of its own came first: a C1 control can also end a sequence
+                # (windows-1251 keeps 0x98 as U+0098: "Г\x98" is "Ø").
+                for name in _C1_CONT_READINGS:
+                    marks.script.setdefault(name, []).append(match.start())
+            elif "\uff61" <= char <= "\uff9f":
+                marks.halfwidth = True
+            else:
+                marks.shift_jis_leads += 1
+        elif kind in ("legacy", "trail"):
+            marks.legacy = True
+        elif kind is not None:
+            marks.script.setdefault(_READING_OF_GROUP[kind], []).append(match.start())
+    # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
+    # marks too (the branches are tried in order, one match per position).
+    marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
+    return marks
 
 
 # --- The evidence rule ----------------------------------------------------------------------
@@ -187,21 +270,18 @@ def _char_sets(names: tuple[str, ...], low: int, high: int) -> dict[str, frozens
 
 _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
-_LATIN_PAIR = _MARKS[1]
-_SCRIPT_CONT = {name: _MARKS[2 + i] for i, name in enumerate(_SCRIPT_READINGS)}
 
 
-def utf8_sequences(text: str) -> Iterator[tuple[str, int, int]]:
+def utf8_sequences(text: str, marks: Marks | None = None) -> Iterator[tuple[str, int, int]]:
     """(reading, start, end) of each UTF-8 byte sequence that a reading shows in *text*.
 
-    Found from the pre-filter's marks (a lead and a continuation character, or a
-    continuation character looking back), so text with few marks is read at C speed.
+    Found from the pre-filter's marks (*marks*, or a new :func:`scan`), so text with few
+    marks is read at C speed.
     """
+    if marks is None:
+        marks = scan(text)
     ends = dict.fromkeys(UTF8_READINGS, 0)
-    position = 0
-    while (mark := _LATIN_PAIR.search(text, position)) is not None:
-        start = mark.start()
-        position = start + 1
+    for start in marks.latin:
         for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
             if start < ends[name]:
                 continue
@@ -209,17 +289,31 @@ def utf8_sequences(text: str) -> Iterator[tuple[str, int, int]]:
             if found is not None:
                 ends[name] = found.end()
                 yield name, start, found.end()
-    for name, pattern in _SCRIPT_CONT.items():
-        position = 0
-        while (mark := pattern.search(text, position)) is not None:
-            cont = mark.start()
-            position = cont + 1
+    for name, conts in marks.script.items():
+        for cont in conts:
             for start in range(max(ends[name], cont - 3), cont):
                 found = _SEQUENCES[name].match(text, start)
                 if found is not None and found.end() > cont:
-                    ends[name] = position = found.end()
+                    ends[name] = found.end()
                     yield name, start, found.end()
                     break
+
+
+#: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
+#: before the Shift_JIS repair is tried: at least this many...
+MIN_SHIFT_JIS_LEADS = 3
+#: ...and one character in this many: damage makes one every few characters, while
+#: Chinese and Japanese text holds such characters (rare kanji) only here and there.
+SHIFT_JIS_LEAD_SPACING = 16
+
+
+def shift_jis_marks(text: str, marks: Marks) -> bool:
+    """Enough marks of UTF-8 read as Shift_JIS to try the repair: a half-width katakana, or
+    a U+FFFD, or Shift_JIS readings of UTF-8 lead bytes many and close enough."""
+    if marks.halfwidth or (marks.shift_jis_leads and "\ufffd" in text):
+        return True
+    leads = marks.shift_jis_leads
+    return leads >= MIN_SHIFT_JIS_LEADS and leads * SHIFT_JIS_LEAD_SPACING >= len(text)
 
 
 #: Lowercase letters among windows-1252's continuation bytes (š, ž, œ, ƒ) right after
@@ -263,24 +357,28 @@ def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int
     sequence = text[start:end]
     if _C1.search(sequence):
         return DECISIVE
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if reading == "windows-1251":
+        # An apostrophe in a Cyrillic word is a letter of it, neither lower nor upper case
+        # ("б’є" in "Об’єднані", "М’янма", "Кот-д’Івуар").
+        sequence, before, after = (s.replace("’", "ʼ") for s in (sequence, before, after))
+    letters = _letters(sequence)
     # Long and not letters only, unless a Cyrillic word's last letters and its closing
     # punctuation ("дії»", "үйі»").
-    letters = _letters(sequence)
     if len(sequence) >= LONG_SEQUENCE and not letters:
         if not (_letters(sequence.rstrip(_WORD_END)) and sequence[0].islower()):
             return DECISIVE
-    elif len(sequence) >= LONG_SEQUENCE and reading not in _SCRIPT_READINGS:
-        return DECISIVE  # "ãƒž": Latin letters of three alphabets
+    elif len(sequence) >= LONG_SEQUENCE and reading == "windows-1252":
+        return DECISIVE  # "ãƒž": windows-1252's letters of three alphabets
     if _mixed_alphabets(sequence):
         return DECISIVE
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
     around = before + sequence + after
     if any(a.islower() and b.isupper() for a, b in itertools.pairwise(around)):
         return DECISIVE
     if not sequence[-1].isalnum() and after.islower():
         return DECISIVE
-    if sequence.isupper() and letters and after.islower():
+    if letters and after.islower() and all(c.isupper() for c in sequence):
         return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
     if len(sequence) == 2 and sequence[0] in _ODD_CAPITALS and sequence[1] in _ODD_AFTER_CAPITAL:
         return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
@@ -369,11 +467,13 @@ def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[
         i = j
 
 
-def evidence(text: str, names: Collection[str] = UTF8_READINGS) -> Evidence:
+def evidence(
+    text: str, names: Collection[str] = UTF8_READINGS, marks: Marks | None = None
+) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
     apart, the best kept."""
     found = {name: Evidence() for name in names}
-    sequences = sorted(s for s in utf8_sequences(text) if s[0] in found)
+    sequences = sorted(s for s in utf8_sequences(text, marks) if s[0] in found)
     lone = _lone_scripts(text, sequences)
     weights = [
         DECISIVE if name in lone else weigh(text, start, end, name)

@@ -15,7 +15,7 @@ import unicodedata
 
 import ftfy
 
-from scrapy_charset.items.mojibake.badness import Evidence, evidence
+from scrapy_charset.items.mojibake.badness import Evidence, Marks, evidence
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     FROM_LATIN1,
@@ -260,7 +260,7 @@ def all_utf8(text: str) -> bool:
     return True
 
 
-def utf8_rounds(text: str) -> tuple[str, MojibakeKind, bool] | None:
+def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKind, bool] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
     Returns (repaired, kind, repaired segment by segment), or None. ftfy decides first
@@ -273,7 +273,8 @@ def utf8_rounds(text: str) -> tuple[str, MojibakeKind, bool] | None:
     kind: MojibakeKind | None = None
     segments = False
     for _ in range(MAX_ROUNDS):
-        if not evidence(text).some:
+        # The caller's marks are those of the text as given; a repaired text is scanned anew.
+        if not evidence(text, marks=marks if text is original else None).some:
             break
         step = _ftfy_step(text)
         if step is not None:
