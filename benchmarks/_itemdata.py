@@ -207,6 +207,8 @@ def _damage(text: str, how: str) -> str:
         return decode(raw, "Shift_JIS")
     if how == "double-encoded utf-8":
         return windows_1252(windows_1252(raw).encode("utf-8"))
+    if how.startswith("utf-8 as "):  # another single-byte encoding, as browsers decode it
+        return decode(raw, how.removeprefix("utf-8 as "))
     raise ValueError(how)
 
 
@@ -216,6 +218,10 @@ _UTF8_KINDS = {
     "utf-8 as windows-1251": "utf8-as-windows-1251",
     "utf-8 as Shift_JIS": "utf8-as-shift_jis",
     "double-encoded utf-8": "utf8-double-encoded",
+    "utf-8 as macintosh": "utf8-as-other",
+    "utf-8 as windows-1250": "utf8-as-other",
+    "utf-8 as ISO-8859-2": "utf8-as-other",
+    "utf-8 as windows-1257": "utf8-as-other",
 }
 
 

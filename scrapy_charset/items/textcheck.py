@@ -5,8 +5,8 @@ can call in their own code and tests::
 
     >>> from scrapy_charset import inspect_text
     >>> report = inspect_text("CafÃ© crÃ¨me")
-    >>> print(report.mojibake, report.repaired, report.lossy)
-    utf8-as-windows-1252 Café crème False
+    >>> report.mojibake, report.repaired, report.lossy
+    ('utf8-as-windows-1252', 'Café crème', False)
 
 It is fast on clean text: pure ASCII, and text without any mark that mojibake is made of
 (:func:`~scrapy_charset.items.mojibake.badness.suspicious`), return at once. It returns a

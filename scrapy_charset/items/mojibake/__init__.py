@@ -20,10 +20,19 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
-from scrapy_charset.items.mojibake.badness import scan, shift_jis_marks, suspicious
+import unicodedata
+
+from scrapy_charset.items.mojibake.badness import (
+    Marks,
+    evidence,
+    scan,
+    shift_jis_marks,
+    suspicious,
+)
 from scrapy_charset.items.mojibake.chardata import (
     KINDS,
     LEGACY_KINDS,
+    OTHER_READINGS,
     SAFE_KINDS,
     Finding,
     MojibakeKind,
@@ -36,6 +45,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_rounds,
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
+from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
     "KINDS",
@@ -73,6 +83,9 @@ def find_mojibake(text: str) -> Finding | None:
             return None
         lossy = "\ufffd" in fixed
         return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
+    other = _utf8_as_other(text, marks)
+    if other is not None:
+        return other
     if shift_jis_marks(text, marks):
         found = utf8_as_shift_jis(text)
         if found is not None:
@@ -100,3 +113,24 @@ def _exact_utf8(text: str) -> str | None:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 read as another single-byte encoding, undone whole: with the evidence a repair
+    needs in that reading, and an exact inverse (ftfy's badness measure leaves short
+    fields, such as "caf√©", unrepaired)."""
+    if not marks.latin and not marks.script:
+        return None
+    for name in OTHER_READINGS:
+        if not evidence(text, (name,), marks).enough:
+            continue
+        try:
+            repaired = singlebyte.encode(text, name).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if repaired != text and not any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+            return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
+    return None
+
+
+_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})

@@ -24,7 +24,10 @@ weighed in its context (the characters either side):
     that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
   - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
     word ("Ã©t", "Ã…land", "NigГ©ria");
-  - it is two capitals that start a word of lowercase letters ("ÄŒesko");
+  - it is capitals followed by a lowercase letter ("ÄŒesko", "OÄŸam"), or a capital
+    after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
+  - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
+    alone is mathematics);
   - it puts a letter of another script next to an ASCII letter ("HГєngaro");
   - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
     Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
@@ -380,6 +383,10 @@ def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int
         return DECISIVE
     if letters and after.islower() and all(c.isupper() for c in sequence):
         return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
+    if before.isupper() and sequence[0].isupper() and sequence[1].islower():
+        return DECISIVE  # two capitals, then lowercase ("CĂłrdoba" in windows-1250)
+    if unicodedata.category(sequence[0]) == "Sm" and _letters(sequence[1:]) and after.isalpha():
+        return DECISIVE  # a math symbol that starts a word ("√âmirats" in macintosh)
     if len(sequence) == 2 and sequence[0] in _ODD_CAPITALS and sequence[1] in _ODD_AFTER_CAPITAL:
         return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
     next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())

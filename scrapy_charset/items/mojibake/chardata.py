@@ -47,6 +47,10 @@ class MojibakeKind(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    def __repr__(self) -> str:
+        # Reports print as they did when kinds were plain strings.
+        return repr(self.value)
+
 
 KINDS: tuple[MojibakeKind, ...] = tuple(MojibakeKind)
 #: Exact inverses of how the damage was made: repaired by default.
@@ -90,6 +94,9 @@ UTF8_READINGS = (
     "windows-1253",
     "windows-1257",
 )
+
+#: The readings of kind ``utf8-as-other``.
+OTHER_READINGS = tuple(n for n in UTF8_READINGS if n not in ("windows-1252", "windows-1251"))
 
 _TO_LATIN1 = str.maketrans(
     {c: chr(0x80 + i) for i, c in enumerate(WINDOWS_1252_HIGH[:0x20]) if ord(c) > 0xFF}

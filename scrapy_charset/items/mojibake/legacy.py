@@ -158,6 +158,9 @@ def _plausible_cyrillic(decoded: str) -> bool:
 
 #: Bytes from which chardetng's guess is trusted among plausible readings.
 _LONG = 40
+#: Encodings whose frequent characters mostly have lead bytes that windows-1252 shows as
+#: symbols (Shift_JIS's are letters: 0x88-0x9F and 0xE0-0xEA).
+_SYMBOL_LEADS = frozenset({"Big5", "GBK"})
 #: Share of frequent characters a CJK reading needs when ASCII letters became trail bytes.
 MIN_COMMONNESS_WITH_ASCII_TRAILS = 0.5
 
@@ -191,10 +194,14 @@ def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
         except UnicodeDecodeError:
             continue
         consumed = sum(c.isascii() and c.isalpha() for c in decoded) < letters
-        if consumed and all(c.isalpha() for c in text if not c.isascii()):
-            # An ASCII letter is a trail byte only after a lead byte, and the frequent
-            # characters' lead bytes (0xA4-0xBF in Big5) are symbols in windows-1252
-            # ("¶V«n" is 越南): text of letters only ("Àhàn") is a Latin word.
+        if consumed and name in _SYMBOL_LEADS and all(c.isalpha() for c in text if c > "~"):
+            # An ASCII letter is a trail byte only after a lead byte, and most frequent
+            # characters' lead bytes (0xA4-0xBF in Big5, 0xB0-0xBF in GBK) are symbols in
+            # windows-1252 ("¶V«n" is 越南): text of letters only ("Àhàn") is a Latin word.
+            continue
+        if consumed and name == "EUC-KR":
+            # ASCII trail bytes make the UHC extension's rare syllables ("ÅLÂN" reads
+            # "휤헞"): the 2,350 syllables of KS X 1001 in use have high trail bytes.
             continue
         if not _plausible_cjk(decoded, name, consumed):
             continue
