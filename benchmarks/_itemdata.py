@@ -175,15 +175,9 @@ def clean_values(*, per_language: int = 10_000, seed: int = 1) -> list[Field]:
     return fields
 
 
-def _single_byte(raw: bytes, codec: str) -> str:
-    # The Encoding Standard's indexes for windows-1252 and windows-1251 map the bytes
-    # Python's codecs leave undefined to the C1 control of the same value.
-    return "".join(bytes([b]).decode(codec, "ignore") or chr(b) for b in raw)
-
-
 def windows_1252(raw: bytes) -> str:
     """Bytes decoded as a browser's windows-1252 (C1 controls for its five holes)."""
-    return _single_byte(raw, "cp1252")
+    return decode(raw, "windows-1252")
 
 
 @dataclass(frozen=True)
@@ -202,7 +196,7 @@ def _damage(text: str, how: str) -> str:
     if how == "utf-8 as latin-1":
         return raw.decode("latin-1")
     if how == "utf-8 as windows-1251":
-        return _single_byte(raw, "cp1251")
+        return decode(raw, "windows-1251")
     if how == "utf-8 as Shift_JIS":
         return decode(raw, "Shift_JIS")
     if how == "double-encoded utf-8":

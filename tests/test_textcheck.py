@@ -22,6 +22,7 @@ from benchmarks._itemdata import (
 )
 from benchmarks._negative import negative_corpus
 from fuzz.textcheck import check_text, one_input, to_text
+from scrapy_charset import decode
 from scrapy_charset.items import textcheck
 from scrapy_charset.items.mojibake import SAFE_KINDS
 from scrapy_charset.items.mojibake.chardata import WINDOWS_1251_HIGH, WINDOWS_1252_HIGH
@@ -34,7 +35,7 @@ def misread(text: str, written: str, read: str) -> str:
     if read == "windows-1252":
         return windows_1252(raw)
     if read == "windows-1251":
-        return "".join(bytes([b]).decode("cp1251", "ignore") or chr(b) for b in raw)
+        return decode(raw, "windows-1251")
     return raw.decode(read, "replace")
 
 

@@ -99,27 +99,14 @@ MIN_WEAK = 3
 # the continuation character, which that script's text rarely holds, then looking back.
 _SCRIPT_READINGS = ("windows-1251", "windows-1253")
 _LATIN_READINGS = tuple(name for name in UTF8_READINGS if name not in _SCRIPT_READINGS)
-_GROUP = {name: "w" + name.rsplit("-", 1)[1] for name in _SCRIPT_READINGS}
-_READING_OF_GROUP = {group: name for name, group in _GROUP.items()}
+_SCRIPT_CONT_SETS = {
+    name: frozenset(HIGH_HALVES[name][: 0xC0 - 0x80]) - {"\ufffd"} for name in _SCRIPT_READINGS
+}
 
 
 def _classes(names: tuple[str, ...], low: int, high: int) -> str:
     return "".join(
         chars(HIGH_HALVES[n], low, high) + (extra_cont(n) if low == 0x80 else "") for n in names
-    )
-
-
-def _cont_after_lead(name: str) -> str:
-    """A complete UTF-8 sequence, from the continuation character just read, looking back
-    for its lead (and reading on for the continuation characters still to come)."""
-    table = HIGH_HALVES[name]
-    lead2 = chars(table, 0xC2, 0xDF)
-    lead3 = chars(table, 0xE0, 0xEF)
-    lead4 = chars(table, 0xF0, 0xF4)
-    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
-    return (
-        f"(?<=[{cont}])(?:(?<=[{lead2}].)|(?<=[{lead3}][{cont}].)|(?<=[{lead4}][{cont}]{{2}}.)"
-        f"|(?<=[{lead3}].)[{cont}]|(?<=[{lead4}].)[{cont}]{{2}}|(?<=[{lead4}][{cont}].)[{cont}])"
     )
 
 
@@ -147,13 +134,14 @@ _LATIN_BRANCH = (
     # A UTF-8 lead then a continuation character, in the readings of Latin alphabets.
     f"(?<=[{_LATIN_LEADS}])(?P<latin>)(?=[{_LATIN_CONTS}])"
 )
-_SCRIPT_BRANCHES = [
-    # A complete sequence, found from its continuation character, in the readings whose
-    # lead bytes are the letters of a whole script (Cyrillic, Greek) that such text is
-    # made of.
-    f"(?P<{_GROUP[name]}>){_cont_after_lead(name)}"
-    for name in _SCRIPT_READINGS
-]
+_SCRIPT_LEAD2 = _classes(_SCRIPT_READINGS, 0xC2, 0xDF)
+_SCRIPT_BRANCH = (
+    # A continuation character that may end a sequence, in the readings whose lead bytes
+    # are the letters of a whole script (Cyrillic, Greek) that such text is made of:
+    # after a two-byte lead, or followed by another continuation character. (The
+    # sequences are read out of these candidates by utf8_sequences.)
+    f"(?<=[{_SCRIPT_CONTS}])(?P<script>)(?:(?<=[{_SCRIPT_LEAD2}].)|(?=[{_SCRIPT_CONTS}]))"
+)
 # Every legacy double-byte character read as windows-1252: two of its characters in a
 # row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
 # in text that windows-1252 encodes whole.
@@ -166,7 +154,7 @@ def _mark_pattern(*, legacy: bool) -> re.Pattern[str]:
     branches = [
         _SINGLE_BRANCH,
         f"(?=[{_NON_ASCII}])(?:{'|'.join(ahead)})",
-        f"(?<=[{_NON_ASCII}].)(?:{'|'.join(_SCRIPT_BRANCHES)})",
+        f"(?<=[{_NON_ASCII}].){_SCRIPT_BRANCH}",
         *([_LEGACY_TRAIL] if legacy else []),
     ]
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
@@ -237,8 +225,11 @@ def scan(text: str) -> Marks:
                 marks.shift_jis_leads += 1
         elif kind in ("legacy", "trail"):
             marks.legacy = True
-        elif kind is not None:
-            marks.script.setdefault(_READING_OF_GROUP[kind], []).append(match.start())
+        elif kind == "script":
+            char = text[match.start()]
+            for name, conts in _SCRIPT_CONT_SETS.items():
+                if char in conts:
+                    marks.script.setdefault(name, []).append(match.start())
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
