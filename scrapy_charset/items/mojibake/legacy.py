@@ -161,7 +161,8 @@ _LONG = 40
 #: Encodings whose frequent characters mostly have lead bytes that windows-1252 shows as
 #: symbols (Shift_JIS's are letters: 0x88-0x9F and 0xE0-0xEA).
 _SYMBOL_LEADS = frozenset({"Big5", "GBK"})
-#: Share of frequent characters a CJK reading needs when ASCII letters became trail bytes.
+#: Share of frequent characters a CJK reading must exceed when ASCII letters became trail
+#: bytes ("Šmíd" reads as one frequent and one rare kanji in Shift_JIS).
 MIN_COMMONNESS_WITH_ASCII_TRAILS = 0.5
 
 
@@ -207,7 +208,7 @@ def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
             continue
         # ASCII letters read as trail bytes ("¶V«n" is Big5 for 越南) must give frequent
         # characters: "Írán" and "öböl" make valid but rare ones.
-        if consumed and _commonness(decoded, name) < MIN_COMMONNESS_WITH_ASCII_TRAILS:
+        if consumed and _commonness(decoded, name) <= MIN_COMMONNESS_WITH_ASCII_TRAILS:
             continue
         candidates.append((name, decoded))
     return candidates
