@@ -23,6 +23,7 @@ from __future__ import annotations
 import unicodedata
 
 from scrapy_charset.items.mojibake.badness import (
+    Evidence,
     Marks,
     evidence,
     scan,
@@ -122,7 +123,7 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
     if not marks.latin and not marks.script:
         return None
     for name in OTHER_READINGS:
-        if not evidence(text, (name,), marks).enough:
+        if not evidence(text, (name,), marks, until=Evidence.is_enough).enough:
             continue
         try:
             repaired = singlebyte.encode(text, name).decode("utf-8")

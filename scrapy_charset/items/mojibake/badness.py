@@ -52,7 +52,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from scrapy_charset.items.mojibake.chardata import (
@@ -411,6 +411,14 @@ class Evidence:
         """Enough for a repair of this package's own (see the module's docstring)."""
         return self.decisive >= MIN_DECISIVE or self.weak >= MIN_WEAK
 
+    def is_enough(self) -> bool:
+        """:attr:`enough`, as a function (for :func:`evidence`'s *until*)."""
+        return self.enough
+
+    def is_some(self) -> bool:
+        """:attr:`some`, as a function."""
+        return self.some
+
     @property
     def some(self) -> bool:
         """Anything at all: enough to ask ftfy, whose badness measure decides."""
@@ -466,18 +474,37 @@ def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[
 
 
 def evidence(
-    text: str, names: Collection[str] = UTF8_READINGS, marks: Marks | None = None
+    text: str,
+    names: Collection[str] = UTF8_READINGS,
+    marks: Marks | None = None,
+    *,
+    until: Callable[[Evidence], bool] | None = None,
 ) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
-    apart, the best kept."""
+    apart, the best kept. With *until*, stop as soon as one reading's count satisfies it
+    (the rules of whole runs and fields are then not needed)."""
     found = {name: Evidence() for name in names}
-    sequences = sorted(s for s in utf8_sequences(text, marks) if s[0] in found)
+    sequences: list[tuple[str, int, int]] = []
+    weights: list[int] = []
+    for name, start, end in utf8_sequences(text, marks):
+        if name not in found:
+            continue
+        weight = weigh(text, start, end, name)
+        sequences.append((name, start, end))
+        weights.append(weight)
+        if until is not None and weight != NONE:
+            count = found[name]
+            count.decisive += weight == DECISIVE
+            count.weak += weight == WEAK
+            if until(count):
+                return count
+    order = sorted(range(len(sequences)), key=sequences.__getitem__)
+    sequences = [sequences[i] for i in order]
+    weights = [weights[i] for i in order]
     lone = _lone_scripts(text, sequences)
-    weights = [
-        DECISIVE if name in lone else weigh(text, start, end, name)
-        for name, start, end in sequences
-    ]
+    weights = [DECISIVE if s[0] in lone else w for s, w in zip(sequences, weights, strict=True)]
     _weigh_runs(text, sequences, weights)
+    found = {name: Evidence() for name in names}
     for (name, _start, _end), weight in zip(sequences, weights, strict=True):
         if weight == DECISIVE:
             found[name].decisive += 1

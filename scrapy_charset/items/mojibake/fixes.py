@@ -199,7 +199,7 @@ def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
     E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
     total = Evidence()
     for token in damaged:
-        found = evidence(token, (_READING[kind],))
+        found = evidence(token, (_READING[kind],), until=Evidence.is_enough)
         total.decisive += found.decisive
         total.weak += found.weak
     return total.enough or (proven and total.decisive + total.weak > 0)
@@ -274,7 +274,8 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     segments = False
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
-        if not evidence(text, marks=marks if text is original else None).some:
+        seen = evidence(text, marks=marks if text is original else None, until=Evidence.is_some)
+        if not seen.some:
             break
         step = _ftfy_step(text)
         if step is not None:
