@@ -350,6 +350,15 @@ EVIDENCE_CASES = [
     ),
     pytest.param(misread("ва", "utf-8", "windows-1251"), U8_1251, "ва", id="run-with-symbol"),
     pytest.param(misread("Húngaro", "utf-8", "windows-1251"), U8_1251, "Húngaro", id="two-scripts"),
+    pytest.param(
+        misread("Trung Quốc", "utf-8", "windows-1251"),
+        U8_1251,
+        "Trung Quốc",
+        id="guillemet-also-a-macintosh-lead",
+    ),
+    pytest.param(
+        misread("Østrig", "utf-8", "windows-1251"), U8_1251, "Østrig", id="c1-control-in-1251"
+    ),
     # Issue 16's tail: short fields of symbols and digits read as windows-1251.
     pytest.param(
         misread("R$\u00a031,50", "utf-8", "windows-1251"), U8_1251, "R$\u00a031,50", id="price"

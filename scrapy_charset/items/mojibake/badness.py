@@ -200,6 +200,28 @@ class Marks:
     legacy: bool = False
 
 
+_ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
+_SCRIPT_LEAD2_SET = frozenset(
+    c for name in _SCRIPT_READINGS for c in HIGH_HALVES[name][0xC2 - 0x80 : 0xE0 - 0x80]
+)
+
+
+def _script_candidate(text: str, position: int) -> bool:
+    """The script branch's test, for a character another branch matched first."""
+    if text[position] not in _ALL_SCRIPT_CONTS or position == 0:
+        return False
+    before = text[position - 1]
+    after = text[position + 1 : position + 2]
+    return before > "\x7f" and (before in _SCRIPT_LEAD2_SET or after in _ALL_SCRIPT_CONTS)
+
+
+def _add_script(marks: Marks, text: str, position: int) -> None:
+    char = text[position]
+    for name, conts in _SCRIPT_CONT_SETS.items():
+        if char in conts:
+            marks.script.setdefault(name, []).append(position)
+
+
 def scan(text: str) -> Marks:
     """Every mark of *text*: one pass, Python work only where marks are."""
     marks = Marks()
@@ -211,6 +233,11 @@ def scan(text: str) -> Marks:
         kind = match.lastgroup
         if kind == "latin":
             marks.latin.append(match.start())
+            # The Latin branch comes first: the same character may also be a script
+            # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in
+            # macintosh's).
+            if _script_candidate(text, match.start()):
+                _add_script(marks, text, match.start())
         elif kind == "single":
             char = text[match.start()]
             if char <= "\x9f":
@@ -226,10 +253,7 @@ def scan(text: str) -> Marks:
         elif kind in ("legacy", "trail"):
             marks.legacy = True
         elif kind == "script":
-            char = text[match.start()]
-            for name, conts in _SCRIPT_CONT_SETS.items():
-                if char in conts:
-                    marks.script.setdefault(name, []).append(match.start())
+            _add_script(marks, text, match.start())
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
