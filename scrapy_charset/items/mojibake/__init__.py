@@ -68,7 +68,8 @@ def find_mojibake(text: str) -> Finding | None:
     marks = scan(text)
     if not marks.any:
         return None
-    result = utf8_rounds(text, marks)
+    utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
+    result = utf8_rounds(text, marks) if utf8 else None
     if result is not None:
         fixed, kind, segments = result
         if segments and not all_utf8(text):
@@ -84,7 +85,7 @@ def find_mojibake(text: str) -> Finding | None:
             return None
         lossy = "\ufffd" in fixed
         return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
-    other = _utf8_as_other(text, marks)
+    other = _utf8_as_other(text, marks) if utf8 else None
     if other is not None:
         return other
     if shift_jis_marks(text, marks):
@@ -120,10 +121,10 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
     """UTF-8 read as another single-byte encoding, undone whole: with the evidence a repair
     needs in that reading, and an exact inverse (ftfy's badness measure leaves short
     fields, such as "caf√©", unrepaired)."""
-    if not marks.latin and not marks.script:
-        return None
+    by_reading: dict[str, Evidence] = {}
+    evidence(text, OTHER_READINGS, marks, by_reading=by_reading)
     for name in OTHER_READINGS:
-        if not evidence(text, (name,), marks, until=Evidence.is_enough).enough:
+        if not by_reading[name].enough:
             continue
         try:
             repaired = singlebyte.encode(text, name).decode("utf-8")

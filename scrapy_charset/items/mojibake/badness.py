@@ -49,6 +49,7 @@ of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is never enough, ev
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -290,7 +291,9 @@ _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
 
 
-def utf8_sequences(text: str, marks: Marks | None = None) -> Iterator[tuple[str, int, int]]:
+def utf8_sequences(
+    text: str, marks: Marks | None = None, names: Collection[str] = UTF8_READINGS
+) -> Iterator[tuple[str, int, int]]:
     """(reading, start, end) of each UTF-8 byte sequence that a reading shows in *text*.
 
     Found from the pre-filter's marks (*marks*, or a new :func:`scan`), so text with few
@@ -301,13 +304,15 @@ def utf8_sequences(text: str, marks: Marks | None = None) -> Iterator[tuple[str,
     ends = dict.fromkeys(UTF8_READINGS, 0)
     for start in marks.latin:
         for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
-            if start < ends[name]:
+            if start < ends[name] or name not in names:
                 continue
             found = _SEQUENCES[name].match(text, start)
             if found is not None:
                 ends[name] = found.end()
                 yield name, start, found.end()
     for name, conts in marks.script.items():
+        if name not in names:
+            continue
         for cont in conts:
             for start in range(max(ends[name], cont - 3), cont):
                 found = _SEQUENCES[name].match(text, start)
@@ -372,11 +377,17 @@ _WORD_END = "»”“’…–—\u00a0"
 def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int:
     """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
     UTF-8 sequence as *reading* shows it, says of damage."""
-    sequence = text[start:end]
-    if _C1.search(sequence):
-        return DECISIVE
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
+    return _weigh(before, text[start:end], after, reading)
+
+
+# The weight depends on the sequence and one character either side only: text repeats
+# them ("Ві" after a space, before a lowercase letter), so they are remembered.
+@functools.lru_cache(maxsize=4096)
+def _weigh(before: str, sequence: str, after: str, reading: str) -> int:
+    if _C1.search(sequence):
+        return DECISIVE
     if reading == "windows-1251":
         # An apostrophe in a Cyrillic word is a letter of it, neither lower nor upper case
         # ("б’є" in "Об’єднані", "М’янма", "Кот-д’Івуар").
@@ -503,16 +514,16 @@ def evidence(
     marks: Marks | None = None,
     *,
     until: Callable[[Evidence], bool] | None = None,
+    by_reading: dict[str, Evidence] | None = None,
 ) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
-    apart, the best kept. With *until*, stop as soon as one reading's count satisfies it
-    (the rules of whole runs and fields are then not needed)."""
+    apart, the best kept (and every reading's count in *by_reading*, when given, unless
+    stopped early). With *until*, stop as soon as one reading's count satisfies it (the
+    rules of whole runs and fields are then not needed)."""
     found = {name: Evidence() for name in names}
     sequences: list[tuple[str, int, int]] = []
     weights: list[int] = []
-    for name, start, end in utf8_sequences(text, marks):
-        if name not in found:
-            continue
+    for name, start, end in utf8_sequences(text, marks, found.keys()):
         weight = weigh(text, start, end, name)
         sequences.append((name, start, end))
         weights.append(weight)
@@ -534,4 +545,6 @@ def evidence(
             found[name].decisive += 1
         elif weight == WEAK:
             found[name].weak += 1
+    if by_reading is not None:
+        by_reading.update(found)
     return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())
