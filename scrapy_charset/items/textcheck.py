@@ -64,6 +64,8 @@ def inspect_text(value: str, *, legacy: bool = False) -> TextReport:
     Nothing else in the text is ever changed. A field that reads both as UTF-8 mojibake
     and as a legacy encoding is given its exact UTF-8 reading.
     """
+    if not isinstance(value, str):
+        raise TypeError(f"inspect_text() argument 'value' must be str, not {type(value).__name__}")
     try:
         return inspect_unguarded(value, legacy=legacy)
     except Exception as error:  # users' data is never lost to a bug of this check
