@@ -126,8 +126,10 @@ def _score(
     return count, tables, seconds
 
 
-def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
+def accuracy(samples: int, lengths: tuple[int, ...], package_only: bool = False) -> None:
     runs = contestants()
+    if package_only:
+        runs = {name: runs[name] for name in ("pkg", "pkg-notld", "scrapy")}
     names = list(runs)
     count, tables, seconds = _score(runs, pages(lengths=lengths, samples=samples))
     print(f"Exact decoded text, {count} undeclared pages ({samples} per language and length)")
@@ -179,9 +181,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=2, help="pages per language and length")
     parser.add_argument("--quick", action="store_true", help="1 and 10 KB pages, no growth")
+    parser.add_argument(
+        "--package-only", action="store_true", help="only the package and Scrapy, no backends"
+    )
     args = parser.parse_args()
     lengths = (1_000, 10_000) if args.quick else LENGTHS
-    accuracy(args.samples, lengths)
+    accuracy(args.samples, lengths, args.package_only)
     if not args.quick:
         growth()
 

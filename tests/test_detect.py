@@ -110,6 +110,158 @@ def test_legacy_text_is_not_mostly_utf8(page: corpus.Page) -> None:
     assert mostly_utf8(page.body) is None
 
 
+# --- A bad byte anywhere in a UTF-8 body: the whole body's evidence counts ---------------
+
+# Real text: Russian and Japanese translated names (pycountry), or a fixed sentence pair
+# when the catalogues are not installed.
+_HEAD_ASCII = b"<!DOCTYPE html><html><head><title>x</title></head><body>\n" + b"<!-- -->" * 100
+
+
+def _boundary(body: bytes, position: int) -> int:
+    """*position*, moved back to the start of the UTF-8 character it falls in."""
+    while 0 < position < len(body) and 0x80 <= body[position] < 0xC0:
+        position -= 1
+    return position
+
+
+def _utf8_text() -> bytes:
+    names = corpus.messages("ru")[:200] + corpus.messages("ja")[:200]
+    if not names:
+        names = ("Съешь же ещё этих мягких французских булок", "日本語の文章です")
+    return ("<p>" + "</p>\n<p>".join(names) + "</p>\n").encode("utf-8")
+
+
+def _utf8_body(size: int) -> bytes:
+    text = _utf8_text()
+    body = _HEAD_ASCII + text * (size // len(text) + 1)
+    return body[: _boundary(body, size)]
+
+
+_WINDOW_START = len(_HEAD_ASCII) + 3  # the first non-ASCII byte: after "<p>"
+
+#: Where the bad byte goes, relative to the detection window (which starts at the first
+#: non-ASCII byte and is DEFAULT_WINDOW bytes long).
+_POSITIONS: dict[str, object] = {
+    "in-the-ascii-head": 10,
+    "first-non-ascii": _WINDOW_START,
+    "inside-the-window": _WINDOW_START + DEFAULT_WINDOW // 2,
+    "last-byte-of-the-window": _WINDOW_START + DEFAULT_WINDOW - 1,
+    "first-byte-after-the-window": _WINDOW_START + DEFAULT_WINDOW,
+    "just-after-the-window": _WINDOW_START + DEFAULT_WINDOW + 3,
+    "at-a-64k-chunk-edge": 65_536,
+    "middle-of-the-body": "middle",
+    "last-byte": "last",
+}
+
+
+def _with_bad_byte(size: int, where: object) -> bytes:
+    body = _utf8_body(size)
+    if where == "last":
+        return body[: _boundary(body, len(body) - 1)] + b"\x92"
+    position = len(body) // 2 if where == "middle" else int(str(where))
+    position = _boundary(body, position)
+    return body[:position] + b"\x92" + body[position:]
+
+
+_SIZES = (100_000, 1_000_000, 10_000_000, 50_000_000)
+
+
+@pytest.mark.timeout(120)  # a hang guard, not a timing assertion: quadratic would not end
+@pytest.mark.parametrize("size", _SIZES, ids=lambda size: f"{size:,}B")
+@pytest.mark.parametrize("where", list(_POSITIONS.values()), ids=list(_POSITIONS))
+def test_one_bad_byte_anywhere_stays_utf8(where: object, size: int) -> None:
+    # A stray windows-1252 byte (0x92, a right quote) in a UTF-8 page: the page is UTF-8
+    # wherever the byte lies, in the detection window or far beyond it.
+    body = _with_bad_byte(size, where)
+    decision = sniff(body, "text/html", "https://example.ru/", detector=get_detector())
+    assert (decision.encoding, decision.source) == ("UTF-8", Source.UTF8)
+    assert decision.detector == "mostly-utf-8"
+    assert dict(decision.details)["invalid"] == 1
+
+
+@pytest.mark.timeout(120)  # a hang guard, not a timing assertion
+@pytest.mark.parametrize("size", _SIZES, ids=lambda size: f"{size:,}B")
+@pytest.mark.parametrize(
+    "cut", [1, 2], ids=["last-character-missing-one-byte", "last-character-missing-two"]
+)
+def test_truncated_last_character_is_utf8(size: int, cut: int) -> None:
+    # A download cut in the middle of the last character (DOWNLOAD_MAXSIZE with
+    # DOWNLOAD_FAIL_ON_DATALOSS off) is valid UTF-8 but for its end.
+    body = _utf8_body(size).rstrip(b"\n<>/p")
+    body = body[: _boundary(body, len(body) - 1)]
+    body += "語".encode()[: 3 - cut]
+    decision = sniff(body, "text/html", "https://example.ru/", detector=get_detector())
+    assert (decision.encoding, decision.source, decision.detector) == ("UTF-8", Source.UTF8, None)
+
+
+@pytest.mark.parametrize(
+    ("where", "size"),
+    [
+        pytest.param("middle", 100_000, id="middle-100KB"),
+        pytest.param("last", 1_000_000, id="last-1MB"),
+    ],
+)
+def test_one_bad_byte_decodes_with_one_replacement(where: object, size: int) -> None:
+    body = _with_bad_byte(size, where)
+    decision = sniff(body, "text/html")
+    text = decode(body, decision.encoding)
+    assert text.count("\ufffd") == 1
+    original = _utf8_body(size)
+    if where == "last":
+        original = original[: _boundary(original, len(original) - 1)]
+    assert text.replace("\ufffd", "") == original.decode("utf-8")
+
+
+@pytest.mark.parametrize("size", [1_000_000, 50_000_000], ids=lambda size: f"{size:,}B")
+def test_mostly_utf8_memory_is_bounded(size: int) -> None:
+    # The count reads the body in 64 KiB chunks: what it allocates does not grow with the
+    # body (a whole-body decode of 50 MB would allocate far more than 4 MB).
+    import tracemalloc
+
+    body = _with_bad_byte(size, "last")
+    tracemalloc.start()
+    try:
+        evidence = mostly_utf8(body)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert evidence is not None
+    assert evidence.invalid == 1
+    assert peak < 4_000_000
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("\ufffd".encode() * 20 + b"\x92", (20, 1), id="literal-fffd-is-valid"),
+        pytest.param(
+            b"a" * 70_000 + "\ufffd".encode() * 40 + b"\x92", (40, 1), id="literal-fffd-late"
+        ),
+        pytest.param(
+            b"\xe9" + b"a" * 65_534 + "\ufffd".encode() * 9, (9, 1), id="literal-across-chunks"
+        ),
+    ],
+)
+def test_evidence_counts_written_replacement_characters_as_valid(
+    body: bytes, expected: tuple[int, int]
+) -> None:
+    evidence = utf8_evidence(body)
+    assert (evidence.valid, evidence.invalid) == expected
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    "encoding", ["windows-1251", "KOI8-R", "Shift_JIS", "EUC-JP", "EUC-KR", "GBK", "Big5"]
+)
+def test_long_legacy_text_is_not_mostly_utf8(encoding: str) -> None:
+    # Legacy text of 1 MB: the whole-body count stops early and still says no.
+    locale, tld = corpus.LANGUAGES[encoding][0]
+    page = corpus.page(encoding, locale, 1_000_000, 0, tld)
+    assert mostly_utf8(page.body) is None
+    decision = sniff(page.body, "text/html", page.url_tld, detector=get_detector())
+    assert decode(page.body, decision.encoding) == page.text
+
+
 # --- Only encodings browsers support ----------------------------------------------------
 
 

@@ -9,22 +9,27 @@ A seven-bit body with ISO-2022-JP escape sequences is valid UTF-8 but is ISO-202
 it goes on to detection (:func:`has_iso2022jp_escapes`).
 
 **Mostly UTF-8 stays UTF-8.** A UTF-8 page with a few stray bytes (a windows-1252
-apostrophe, byte 0x92, pasted into a template; a truncated multi-byte character) is still
-UTF-8: decoding it as a legacy encoding turns all of its text into mojibake without a
-single U+FFFD, so nothing downstream notices. The rule, :func:`mostly_utf8`, counts in the
-first 16 KiB from the first non-ASCII byte (the default detection window) the valid multi-byte
-UTF-8 sequences *V* and the invalid sequences *E* (each maximal invalid subpart, which the
-decoder turns into one U+FFFD). The body is mostly UTF-8 when
+apostrophe, byte 0x92, pasted into a template; a truncated multi-byte character; a bad
+byte in a footer far beyond the detection window) is still UTF-8: decoding it as a legacy
+encoding turns all of its text into mojibake without a single U+FFFD, so nothing
+downstream notices. The rule, :func:`mostly_utf8`, counts over the whole body, from its
+first non-ASCII byte to its end, the valid multi-byte UTF-8 sequences *V* and the invalid
+sequences *E* (each maximal invalid subpart, which the decoder turns into one U+FFFD). The
+body is mostly UTF-8 when
 
     E >= 1  and  V >= MIN_VALID (8)  and  V >= RATIO (4) * E
 
 that is, at least four valid sequences for each invalid one, and at least eight. Legacy
 text reaches at most V = 0.27 E on the development corpus (EUC-JP, EUC-KR, windows-874,
 GBK and Big5 make chance-valid pairs; single-byte encodings almost none), a margin of 15
-below the threshold. The decision is ``source="utf-8"`` (the UTF-8 step decides, confidence
-tentative) with ``detector="mostly-utf-8"``, the share of valid sequences as its score and
-the two counts as details, so ``as_dict()`` shows the rule and its evidence under
-"detector"; the text is decoded with U+FFFD where it is invalid, as a browser would.
+below the threshold. The count is one pass of the C decoder over 64 KiB chunks (memory
+bounded whatever the body's size), and it stops as soon as the rest of the body cannot
+reach the ratio any more (each valid sequence takes at least two bytes), so legacy text
+costs little more than its first chunk. The decision is ``source="utf-8"`` (the UTF-8 step
+decides, confidence tentative) with ``detector="mostly-utf-8"``, the share of valid
+sequences as its score and the two counts as details, so ``as_dict()`` shows the rule and
+its evidence under "detector"; the text is decoded with U+FFFD where it is invalid, as a
+browser would.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ RATIO = 4
 _HIGH = bytes(range(0x80, 0x100))
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 _CHUNK = 64 * 1024
+_LITERAL_FFFD = "\ufffd".encode()
 
 # Encoding Standard, 12.2 ISO-2022-JP: the escapes to JIS X 0208 (ESC $ @, ESC $ B),
 # JIS X 0201 Roman (ESC ( J) and Katakana (ESC ( I).
@@ -136,16 +142,47 @@ def utf8_evidence(data: bytes) -> Utf8Evidence:
     Encoding Standard's UTF-8 decoder does the same) and never swallows an ASCII byte, so
     the non-ASCII characters of the result are the valid sequences plus the errors.
     """
-    text = data.decode("utf-8", "replace")
-    ascii_bytes = len(data.translate(None, _HIGH))
-    invalid = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
-    return Utf8Evidence(valid=len(text) - ascii_bytes - invalid, invalid=invalid)
+    return _count(data, stop=False)
+
+
+def _count(data: bytes, *, stop: bool) -> Utf8Evidence:
+    """:func:`utf8_evidence`, chunk by chunk from the first non-ASCII byte; with *stop*,
+    it returns as soon as the bytes left cannot bring V up to RATIO * E (the evidence
+    returned then fails the rule, as the whole body's would)."""
+    if data.isascii():
+        return Utf8Evidence(valid=0, invalid=0)
+    start = _first_high(data)
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    characters = replaced = high = literal = 0
+    for offset in range(start, len(data), _CHUNK):
+        end = min(offset + _CHUNK, len(data))
+        chunk = data[offset:end]
+        final = end == len(data)
+        text = decoder.decode(chunk, final)
+        characters += len(text)
+        replaced += text.count("\ufffd")
+        high += len(chunk) - len(chunk.translate(None, _HIGH))
+        # A U+FFFD written in the text (EF BF BD) is a valid sequence, not an error; one
+        # that straddles the chunk boundary starts in the last two bytes of the previous
+        # chunk.
+        literal += data.count(_LITERAL_FFFD, max(start, offset - 2), end)
+        if stop and not final:
+            invalid = replaced - literal
+            valid = characters - (end - start - high) - invalid
+            # Each valid sequence still to come takes at least two bytes (the decoder's
+            # pending bytes included).
+            most = valid + (len(data) - end + len(decoder.getstate()[0])) // 2
+            if most < max(MIN_VALID, RATIO * max(invalid, 1)):
+                return Utf8Evidence(valid=max(valid, 0), invalid=invalid)
+    invalid = replaced - literal
+    return Utf8Evidence(valid=characters - (len(data) - start - high) - invalid, invalid=invalid)
 
 
 def mostly_utf8(data: bytes) -> Utf8Evidence | None:
     """The evidence when *data* is mostly, but not entirely, UTF-8 (see the module
-    docstring for the rule), else None."""
-    evidence = utf8_evidence(data)
+    docstring for the rule), else None. *data* is the whole body: a bad byte anywhere
+    counts, however far from the start."""
+    evidence = _count(data, stop=True)
     if evidence.invalid == 0 or evidence.valid < MIN_VALID:
         return None
     if evidence.valid < RATIO * evidence.invalid:
