@@ -18,13 +18,14 @@ the registered codec, when the spider first reads ``.text``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
+from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_charset import stats as keys
@@ -32,16 +33,16 @@ from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
 from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.whatwg.codecs import codec_name, decode
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
     from typing_extensions import Self
 
-__all__ = ["CharsetMiddleware", "response_kind", "skip_reason"]
+__all__ = ["CharsetMiddleware", "response_kind", "skip_reason", "sniff_unknown_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -159,6 +160,39 @@ def skip_reason(
     return None, kind, content_type
 
 
+#: The response class for each text type the MIME Sniffing Standard computes.
+_SNIFFED_CLASSES: dict[str, type[TextResponse]] = {
+    "html": HtmlResponse,
+    "xml": XmlResponse,
+    "text": TextResponse,
+}
+
+
+def sniff_unknown_type(response: Response) -> tuple[Response, str | None]:
+    """MIME Sniffing Standard, 7.1, for a response with no ``Content-Type`` or an
+    uninformative one: ``(response, computed type)``, the response rebuilt as the class
+    of the computed type when that is text and Scrapy chose a generic class (a plain
+    ``Response`` for a UTF-16 body with a BOM, a ``TextResponse`` for an HTML page);
+    ``(response, None)`` when the type is informative or the body still has a
+    ``Content-Encoding``. A class Scrapy chose from the URL (``.json``, ``.xml``) stays."""
+    if not response.body or response.headers.get(b"Content-Encoding"):
+        return response, None
+    values = response.headers.getlist(b"Content-Type")
+    essence = mime_essence(b", ".join(values).decode("latin-1")) if values else None
+    if essence is not None and essence not in _UNINFORMATIVE_TYPES | UNKNOWN_TYPES:
+        return response, None
+    nosniff = response.headers.get(b"X-Content-Type-Options") or b""
+    computed = identify_unknown(
+        response.body, sniff_scriptable=nosniff.strip().lower() != b"nosniff"
+    )
+    kind = sniffed_kind(computed)
+    generic = type(response) is Response or (type(response) is TextResponse and kind != "text")
+    if kind is None or not generic:
+        return response, computed
+    kwargs = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
+    return _SNIFFED_CLASSES[kind](**kwargs), computed
+
+
 def _rebuild(response: TextResponse, encoding: str) -> TextResponse:
     """The same response with ``encoding`` set, built without ``Response.replace()``,
     which reads every attribute, ``.encoding`` included, and so runs Scrapy's detection.
@@ -256,10 +290,20 @@ class CharsetMiddleware:
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Request | Response:
+        original = response
         reason, kind, content_type = skip_reason(request, response, self.config.skip_content_types)
+        sniffed: str | None = None
+        if reason in (None, "not_text"):
+            # No Content-Type, or one that says nothing: the type browsers compute decides
+            # the kind (and the response class).
+            response, sniffed = sniff_unknown_type(response)
+            if response is not original:
+                reason, kind, content_type = skip_reason(
+                    request, response, self.config.skip_content_types
+                )
         if reason is not None or kind is None:
-            self._skip(request, response, reason or "content_type")
-            return response
+            self._skip(request, original, reason or "content_type")
+            return original
         assert isinstance(response, TextResponse)
         decision, text = sniff_with_text(
             response.body,
@@ -270,6 +314,10 @@ class CharsetMiddleware:
             detector=self.detector,
             default=self.config.default_encoding if kind in ("html", "text") else None,
         )
+        if sniffed is not None:
+            decision = dataclasses.replace(decision, sniffed_type=sniffed)
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(keys.sniffed_type(sniffed))
         try:
             new = _rebuild(response, codec_name(decision.encoding))
         except Exception:  # a third-party class whose __init__ breaks the attributes contract
