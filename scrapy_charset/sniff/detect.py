@@ -144,7 +144,7 @@ class WebDetector:
         ranked = self.backend.rank(found.text, tld if self.backend.uses_tld else None)
         candidates = _candidates(ranked)
         likely = () if self.backend.uses_tld else prior(tld)
-        chosen, how = _choose(candidates, likely, found.text)
+        chosen, how = _choose(candidates, likely, found.text, prior(tld))
         if chosen is None:
             return None
         encoding, score, label = chosen
@@ -171,9 +171,18 @@ def _candidates(ranked: Sequence[tuple[str, float | None]]) -> list[tuple[str, f
 
 
 def _choose(
-    candidates: list[tuple[str, float | None, str]], likely: tuple[str, ...], text: bytes
+    candidates: list[tuple[str, float | None, str]],
+    likely: tuple[str, ...],
+    text: bytes,
+    country: tuple[str, ...] = (),
 ) -> tuple[tuple[str, float | None, str] | None, str]:
-    """The candidate to answer, and how it was chosen ("backend", "tld", "decoder")."""
+    """The candidate to answer, and how it was chosen ("backend", "tld", "decoder").
+
+    *likely* is the TLD prior the detector applies to the ranking (for backends that do
+    not take the TLD themselves); *country* is the TLD's likely encodings whatever the
+    backend: when no candidate decodes the window cleanly, the first of those that does
+    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD).
+    """
     if not candidates:
         if likely and _decodes_cleanly(text, likely[0]):
             return (likely[0], None, ""), "tld"
@@ -196,6 +205,9 @@ def _choose(
             if candidate is not ordered[0]:
                 how = "decoder"
             return candidate, how
+    for encoding in country:
+        if _decodes_cleanly(text, encoding):
+            return (encoding, None, ""), "tld"
     return ordered[0], how
 
 

@@ -121,11 +121,21 @@ _LATIN9_LETTER = re.compile(
 )
 
 
+# The euro sign is 0xA4 in ISO-8859-15, where windows-1252 has the currency sign "¤": next
+# to a number ("12,50 ¤", "¤100") it is a price, and only the euro reading is text.
+_LATIN9_EURO = re.compile(
+    rb"[0-9][ \xa0]?\xa4(?![A-Za-z\xc0-\xff])|(?<![A-Za-z\xc0-\xff])\xa4[ \xa0]?[0-9]"
+)
+
+
 def latin9_letters(text: bytes) -> bool:
     """True when windows-1252 text reads better as ISO-8859-15: it has none of the bytes
     only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
-    letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
-    return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
+    letter, or its euro sign next to a number. Backends rarely tell the two apart;
+    chardetng never answers ISO-8859-15."""
+    if _C1.search(text) is not None:
+        return False
+    return _LATIN9_LETTER.search(text) is not None or _LATIN9_EURO.search(text) is not None
 
 
 # A non-ASCII character that is neither a letter nor a digit, between two letters: "¶" in
@@ -469,9 +479,8 @@ class ChardetngChardetBackend:
         if family is None:
             return ranked
         if likely:
-            family &= allowed
-            if len(family) < 2:
-                return ranked
+            family = allowed  # the siblings the country used
+
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
         # chardet's choice first, then chardetng's, then chardet's next ones; the first with
         # the fewest symbols inside words wins.
