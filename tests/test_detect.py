@@ -30,6 +30,7 @@ from scrapy_charset.sniff.detectors import (
     answer_encoding,
     differing_words,
     implausibility,
+    make_backend,
 )
 from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
@@ -318,6 +319,32 @@ def test_tail_classes_on_real_text(encoding: str, locale: str, tld: str) -> None
             if decode(page.body, decision.encoding) != page.text:
                 wrong.append((length, seed, decision.encoding))
     assert wrong == []
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    ("encoding", "locale", "tld"),
+    [
+        pytest.param("ISO-8859-2", "hu", "hu", id="hungarian-iso-8859-2-hu"),
+        pytest.param("windows-1250", "hu", "hu", id="hungarian-windows-1250-hu"),
+        pytest.param("ISO-8859-2", "cs", "cz", id="czech-iso-8859-2-cz"),
+    ],
+)
+def test_sibling_refinement_respects_the_tld(
+    monkeypatch: pytest.MonkeyPatch, encoding: str, locale: str, tld: str
+) -> None:
+    # Firefox's detector answers windows-1252 for a Central European page whose accents
+    # are mostly Western ("á", "é", "ö"): the refinement must not then choose a Baltic
+    # sibling of windows-1252 ("ő" read as "õ", "ű" as "ż") against the TLD.
+    backend = make_backend("chardetng+chardet")
+    monkeypatch.setattr(backend, "_primary", FakeBackend([("windows-1252", 0.5)], True))
+    page = corpus.page(encoding, locale, 10_000, 2_000, tld)
+    found = detection_window(page.body, DEFAULT_WINDOW)
+    assert found is not None
+    ranked = backend.rank(found.text, tld)
+    chosen = answer_encoding(ranked[0][0])
+    assert chosen in {*prior(tld), "windows-1252"}
+    assert decode(found.text, chosen or "") == decode(found.text, encoding)
 
 
 def _paragraphs(locale: str, keep: str, extra: str = "", count: int = 12) -> str:

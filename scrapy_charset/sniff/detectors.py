@@ -144,7 +144,9 @@ def latin9_letters(text: bytes) -> bool:
 # regular expressions, so they are named: they are symbols, never letters.
 _NUMBER_SIGNS = "\u00b2\u00b3\u00b9\u00bc-\u00be"
 _LETTER = f"[^\\W\\d_{_NUMBER_SIGNS}]"
-_IN_WORD_SYMBOL = re.compile(f"(?<={_LETTER})(?:[^\\x00-\\x7f\\w]|[{_NUMBER_SIGNS}])(?={_LETTER})")
+# The symbol is matched first and the letters around it looked at only then: most
+# positions are letters, which fail the first test at once.
+_IN_WORD_SYMBOL = re.compile(f"(?:[^\\x00-\\x7f\\w]|[{_NUMBER_SIGNS}])(?<={_LETTER}.)(?={_LETTER})")
 
 
 def in_word_symbols(text: str) -> int:
@@ -479,7 +481,10 @@ class ChardetngChardetBackend:
         if family is None:
             return ranked
         if likely:
-            family = allowed  # the siblings the country used
+            # The siblings the country used: every Latin code page of the TLD for a Latin
+            # answer (they share most bytes), the listed siblings otherwise (chardetng
+            # tells the Cyrillic code pages apart itself: their letters are at other bytes).
+            family = (family & allowed) | (allowed & LATIN if primary in LATIN else set())
 
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
         # chardet's choice first, then chardetng's, then chardet's next ones; the first with
@@ -514,6 +519,8 @@ class ChardetngChardetBackend:
         more plausible reading replaces it."""
         assert self._chardet is not None
         primary = reference or answer_encoding(ranked[0][0]) or "windows-1252"
+        if strict and not self._could_beat(text, primary, names):
+            return ranked
         broad = self._chardet.rank_among(text, names)
         top = broad[0][1] or 0.0 if broad else 0.0
         options: dict[str, Candidate] = {}
@@ -539,6 +546,20 @@ class ChardetngChardetBackend:
         if own < lowest or (own == lowest and (strict or primary in options)):
             return ranked
         return [options[best], *ranked]
+
+    def _could_beat(self, text: bytes, primary: str, names: list[str]) -> bool:
+        """True when one of the encodings *names* reads the words they read differently
+        strictly more plausibly than *primary*: only then is chardet consulted (the
+        common case, a page chardetng reads as plausible text, costs no chardet run)."""
+        encodings = frozenset(e for e in map(answer_encoding, names) if e is not None)
+        words = differing_words(encodings | {primary})
+        sample = b" ".join(_first(words.finditer(text), PLAUSIBILITY_SAMPLE // 4))
+        if not sample:
+            return False
+        own = implausibility(decode(sample, primary))
+        if own == 0:
+            return False
+        return any(implausibility(decode(sample, e)) < own for e in encodings - {primary})
 
     @staticmethod
     def _most_plausible(sample: bytes, options: dict[str, Candidate]) -> tuple[str, int]:
