@@ -296,7 +296,11 @@ class CharsetMiddleware:
         if reason in (None, "not_text"):
             # No Content-Type, or one that says nothing: the type browsers compute decides
             # the kind (and the response class).
-            response, sniffed = sniff_unknown_type(response)
+            try:
+                response, sniffed = sniff_unknown_type(response)
+            except Exception:  # a response that cannot be rebuilt stays as Scrapy made it
+                self._unsupported(type(response))
+                response, sniffed = original, None
             if response is not original:
                 reason, kind, content_type = skip_reason(
                     request, response, self.config.skip_content_types

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.decision import Confidence, Source
 from scrapy_charset.sniff import sniff
@@ -249,6 +251,34 @@ def test_evidence_counts_written_replacement_characters_as_valid(
 ) -> None:
     evidence = utf8_evidence(body)
     assert (evidence.valid, evidence.invalid) == expected
+
+
+def _naive_evidence(data: bytes) -> tuple[int, int]:
+    """(valid, invalid) from one decode of the whole of *data*."""
+    text = data.decode("utf-8", "replace")
+    ascii_bytes = sum(1 for b in data if b < 0x80)
+    invalid = text.count("\ufffd") - data.count("\ufffd".encode())
+    return len(text) - ascii_bytes - invalid, invalid
+
+
+_PIECES = st.sampled_from(
+    [b"a", b"\n", "é".encode(), "€".encode(), "😀".encode(), "\ufffd".encode(),
+     b"\x92", b"\xe2\x82", b"\xf0\x9f", b"\xc3", b"x" * 16_380, b"y" * 65_530]
+)  # fmt: skip
+
+
+@settings(deadline=None)  # no timing assertion: multi-megabyte examples
+@given(st.lists(_PIECES, max_size=60).map(b"".join))
+def test_chunked_evidence_matches_one_decode(data: bytes) -> None:
+    # The count reads 16 KiB chunks: a sequence or a written U+FFFD across a chunk edge
+    # counts once, as one decode of the whole body counts it.
+    evidence = utf8_evidence(data)
+    assert (evidence.valid, evidence.invalid) == _naive_evidence(data)
+    mostly = mostly_utf8(data)
+    if mostly is not None:
+        assert mostly.invalid >= 1
+        assert mostly.valid >= max(MIN_VALID, RATIO * mostly.invalid)
+        assert mostly.valid <= evidence.valid
 
 
 @needs_catalogues

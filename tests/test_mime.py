@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.http import (
     Headers,
@@ -211,6 +211,30 @@ def test_response_class_follows_the_computed_type(
     assert type(sniffed) is new_class
     assert sniffed.body is body
     assert sniffed.headers == response.headers
+
+
+@settings(deadline=None)
+@given(
+    st.binary(max_size=2 * RESOURCE_HEADER),
+    st.sampled_from([None, "application/octet-stream", "unknown/unknown", "*/*", "image/png"]),
+    st.sampled_from([Response, TextResponse, HtmlResponse, JsonResponse]),
+)
+def test_sniffing_keeps_the_response(
+    body: bytes, content_type: str | None, cls: type[Response]
+) -> None:
+    # Whatever the body: the same URL, status, headers and body bytes; only a generic class
+    # changes, and only to the class of a text type.
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = cls("http://example.org/", headers=headers, body=body)
+    sniffed, computed = sniff_unknown_type(response)
+    assert sniffed.body is response.body
+    assert (sniffed.url, sniffed.status) == (response.url, response.status)
+    assert sniffed.headers == response.headers
+    if type(sniffed) is not cls:
+        assert cls in (Response, TextResponse)
+        assert computed in ("text/html", "text/xml", "text/plain")
+    if computed is not None:
+        assert computed in COMPUTED_TYPES
 
 
 @pytest.mark.parametrize(
