@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse, XmlResponse
+from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_charset import stats as keys
@@ -33,16 +33,17 @@ from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
 from scrapy_charset.sniff.transport import essence as mime_essence
+from scrapy_charset.unknown_type import sniff_unknown_type
 from scrapy_charset.whatwg.codecs import codec_name, decode
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from typing_extensions import Self
 
-__all__ = ["CharsetMiddleware", "response_kind", "skip_reason", "sniff_unknown_type"]
+__all__ = ["CharsetMiddleware", "response_kind", "skip_reason"]
 
 logger = logging.getLogger(__name__)
 
@@ -160,39 +161,6 @@ def skip_reason(
     return None, kind, content_type
 
 
-#: The response class for each text type the MIME Sniffing Standard computes.
-_SNIFFED_CLASSES: dict[str, type[TextResponse]] = {
-    "html": HtmlResponse,
-    "xml": XmlResponse,
-    "text": TextResponse,
-}
-
-
-def sniff_unknown_type(response: Response) -> tuple[Response, str | None]:
-    """MIME Sniffing Standard, 7.1, for a response with no ``Content-Type`` or an
-    uninformative one: ``(response, computed type)``, the response rebuilt as the class
-    of the computed type when that is text and Scrapy chose a generic class (a plain
-    ``Response`` for a UTF-16 body with a BOM, a ``TextResponse`` for an HTML page);
-    ``(response, None)`` when the type is informative or the body still has a
-    ``Content-Encoding``. A class Scrapy chose from the URL (``.json``, ``.xml``) stays."""
-    if not response.body or response.headers.get(b"Content-Encoding"):
-        return response, None
-    values = response.headers.getlist(b"Content-Type")
-    essence = mime_essence(b", ".join(values).decode("latin-1")) if values else None
-    if essence is not None and essence not in _UNINFORMATIVE_TYPES | UNKNOWN_TYPES:
-        return response, None
-    nosniff = response.headers.get(b"X-Content-Type-Options") or b""
-    computed = identify_unknown(
-        response.body, sniff_scriptable=nosniff.strip().lower() != b"nosniff"
-    )
-    kind = sniffed_kind(computed)
-    generic = type(response) is Response or (type(response) is TextResponse and kind != "text")
-    if kind is None or not generic:
-        return response, computed
-    kwargs = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
-    return _SNIFFED_CLASSES[kind](**kwargs), computed
-
-
 def _rebuild(response: TextResponse, encoding: str) -> TextResponse:
     """The same response with ``encoding`` set, built without ``Response.replace()``,
     which reads every attribute, ``.encoding`` included, and so runs Scrapy's detection.
@@ -297,7 +265,7 @@ class CharsetMiddleware:
             # No Content-Type, or one that says nothing: the type browsers compute decides
             # the kind (and the response class).
             try:
-                response, sniffed = sniff_unknown_type(response)
+                response, sniffed = sniff_unknown_type(response, _UNINFORMATIVE_TYPES)
             except Exception:  # a response that cannot be rebuilt stays as Scrapy made it
                 self._unsupported(type(response))
                 response, sniffed = original, None

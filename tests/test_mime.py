@@ -25,7 +25,6 @@ from scrapy.http import (
 from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Source
-from scrapy_charset.middleware import sniff_unknown_type
 from scrapy_charset.sniff.mime import (
     ARCHIVE,
     AUDIO_VIDEO,
@@ -39,6 +38,7 @@ from scrapy_charset.sniff.mime import (
     pattern_matches,
     sniffed_kind,
 )
+from scrapy_charset.unknown_type import sniff_unknown_type
 from tests.crawl import run_crawl
 from tests.server import Page, serve
 
@@ -144,6 +144,7 @@ def test_sniffed_kind(computed: str, kind: str | None) -> None:
 
 # --- Scrapy's response classes, and the class the computed type asks for ----------------
 
+_OCTET = frozenset({"application/octet-stream"})
 _HTML_PUBLIC = (
     '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
     '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
@@ -206,7 +207,7 @@ def test_response_class_follows_the_computed_type(
     cls = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
     assert cls is scrapy_class  # what Scrapy chose, the starting point
     response = cls(url=url, headers=scrapy_headers, body=body)
-    sniffed, found = sniff_unknown_type(response)
+    sniffed, found = sniff_unknown_type(response, _OCTET)
     assert found == computed
     assert type(sniffed) is new_class
     assert sniffed.body is body
@@ -226,7 +227,7 @@ def test_sniffing_keeps_the_response(
     # changes, and only to the class of a text type.
     headers = {"Content-Type": content_type} if content_type else {}
     response = cls("http://example.org/", headers=headers, body=body)
-    sniffed, computed = sniff_unknown_type(response)
+    sniffed, computed = sniff_unknown_type(response, _OCTET)
     assert sniffed.body is response.body
     assert (sniffed.url, sniffed.status) == (response.url, response.status)
     assert sniffed.headers == response.headers
