@@ -234,6 +234,19 @@ def implausibility(text: str) -> int:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def country_letters(encodings: frozenset[str]) -> frozenset[str]:
+    """The non-ASCII letters that every one of the single-byte *encodings* can write."""
+    high = bytes(range(0x80, 0x100))
+    sets = [frozenset(c for c in decode(high, e) if c.isalpha()) for e in encodings]
+    return frozenset.intersection(*sets) if sets else frozenset()
+
+
+def foreign_letters(text: str, letters: frozenset[str]) -> int:
+    """How many non-ASCII letters of *text* are not among *letters*."""
+    return sum(1 for c in text if c not in letters and not c.isascii() and c.isalpha())
+
+
 class Backend(Protocol):
     """A statistical detector: ranks candidate encodings for a window of text."""
 
@@ -472,6 +485,10 @@ class ChardetngChardetBackend:
             reference = (
                 "ISO-8859-15" if primary == "windows-1252" and latin9_letters(text) else primary
             )
+            if likely <= LATIN:
+                lettered = self._country_letters(text, ranked, prior(tld), reference)
+                if lettered is not None:
+                    return lettered
             plausible = self._plausible_among(text, ranked, names, reference, strict=True)
             if plausible is not ranked:
                 return plausible
@@ -546,6 +563,40 @@ class ChardetngChardetBackend:
         if own < lowest or (own == lowest and (strict or primary in options)):
             return ranked
         return [options[best], *ranked]
+
+    @staticmethod
+    def _country_letters(
+        text: bytes, ranked: Sequence[Candidate], likely: tuple[str, ...], reference: str
+    ) -> Sequence[Candidate] | None:
+        """A country's text is written in letters every one of its code pages can write
+        (:func:`country_letters`). When chardetng's reading has letters outside them and
+        another of the TLD's code pages reads the differing words with none, and no less
+        plausibly, the most plausible such code page wins, unless another one as plausible
+        reads them otherwise; else None."""
+        letters = country_letters(frozenset(likely))
+        words = differing_words(frozenset([*likely, reference]))
+        sample = b" ".join(_first(words.finditer(text), PLAUSIBILITY_SAMPLE // 4))
+        if not sample:
+            return None
+        current = decode(sample, reference)
+        if foreign_letters(current, letters) == 0:
+            return None
+        lowest = implausibility(current)
+        best: dict[str, str] = {}  # encoding -> its reading, among the most plausible
+        for encoding in likely:
+            reading = decode(sample, encoding)
+            if reading == current or foreign_letters(reading, letters) > 0:
+                continue
+            score = implausibility(reading)
+            if score < lowest:
+                best, lowest = {}, score
+            if score == lowest:
+                best[encoding] = reading
+        # Two clean readings that differ (Czech "š" in ISO-8859-2, "ą" in windows-1250)
+        # are no evidence: the next steps decide.
+        if not best or len(set(best.values())) > 1:
+            return None
+        return [(next(iter(best)), None), *ranked]
 
     def _could_beat(self, text: bytes, primary: str, names: list[str]) -> bool:
         """True when one of the encodings *names* reads the words they read differently
