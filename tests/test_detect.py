@@ -30,7 +30,9 @@ from scrapy_charset.sniff.detectors import (
     BACKENDS,
     LEGACY_ENCODINGS,
     answer_encoding,
+    country_letters,
     differing_words,
+    foreign_letters,
     implausibility,
     make_backend,
 )
@@ -378,6 +380,24 @@ def test_sibling_refinement_respects_the_tld(
     chosen = answer_encoding(ranked[0][0])
     assert chosen in {*prior(tld), "windows-1252"}
     assert decode(found.text, chosen or "") == decode(found.text, encoding)
+
+
+@pytest.mark.parametrize(
+    ("tld", "written", "not_written"),
+    [
+        pytest.param("pl", "ąćęłńóśźż", "ùůŕÿæ", id="pl"),
+        pytest.param("cz", "čďěňřšťůž", "ùÿæ", id="cz"),
+        pytest.param("lv", "āčēģīķļņšūž", "ŧ", id="lv"),
+        pytest.param("tr", "çğışöü", "", id="tr"),
+        pytest.param("hu", "őű", "ŕ", id="hu"),
+    ],
+)
+def test_country_letters(tld: str, written: str, not_written: str) -> None:
+    # The letters every code page a country used can write (its TLD's likely encodings).
+    letters = country_letters(frozenset(prior(tld)))
+    assert set(written) <= letters
+    assert not set(not_written) & letters
+    assert foreign_letters(f"text {written} {not_written}", letters) == len(not_written)
 
 
 def _paragraphs(locale: str, keep: str, extra: str = "", count: int = 12) -> str:

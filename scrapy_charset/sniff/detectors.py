@@ -436,7 +436,11 @@ class ChardetngChardetBackend:
     chardet's order breaking ties; chardetng's answer stays when it reads those words the
     same way, or as plausibly while chardet ranks it near the best too.
 
-    With a TLD prior the same comparison runs among the TLD's likely encodings
+    With a TLD prior whose code pages are Latin, a country's text is taken to be written
+    in letters every one of them can write (:func:`country_letters`): when chardetng's
+    reading has other letters ("ù" in Polish) and one of the TLD's code pages reads the
+    differing words with none and as plausibly, that code page wins. Then the
+    plausibility comparison runs among the TLD's likely encodings
     (:data:`scrapy_charset.sniff.tld.TLD_PRIORS`, which list the sibling code pages each
     country used) and chardetng's answer; the sibling refinement then only considers the
     siblings the TLD makes likely, so a Hungarian page under ``.hu`` is never read as a
