@@ -18,8 +18,12 @@ import dataclasses
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-__all__ = ["REPLACEMENT", "Alert", "AlertRules", "FieldStats"]
+__all__ = ["REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats"]
+
+#: The rule that fired an alert (see the module docstring).
+AlertRule = Literal["rate", "rise"]
 
 #: The damage kind of U+FFFD REPLACEMENT CHARACTER; the others are mojibake kinds.
 REPLACEMENT = "replacement"
@@ -31,7 +35,7 @@ class Alert:
 
     field: str
     kind: str
-    rule: str  # "rate" or "rise"
+    rule: AlertRule
     rate: float  # the share that fired the rule
     items: int  # items carrying the field so far
     samples: tuple[str, ...] = ()
@@ -147,7 +151,9 @@ class AlertRules:
                 return self._alert(path, kind, "rise", recent / self.window, stats)
         return None
 
-    def _alert(self, path: str, kind: str, rule: str, rate: float, stats: FieldStats) -> Alert:
+    def _alert(
+        self, path: str, kind: str, rule: AlertRule, rate: float, stats: FieldStats
+    ) -> Alert:
         return Alert(
             field=path,
             kind=kind,
