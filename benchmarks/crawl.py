@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import codecs
 import cProfile
+import dataclasses
 import hashlib
 import html
 import json
@@ -280,14 +281,7 @@ class Site:
             name = name.replace("legacy", "utf-8")  # a language without a legacy encoding
         pool = self.pools[language]
         size = int(math.exp(rng.uniform(math.log(MIN_SIZE), math.log(MAX_SIZE))))
-        chosen: list[int] = []
-        total = 300
-        paragraphs = pool.encoded[codec]
-        while total < size:
-            i = rng.randrange(len(paragraphs))
-            chosen.append(i)
-            total += len(paragraphs[i])
-        return Page(
+        page = Page(
             index=index,
             language=language,
             scenario=name,
@@ -296,8 +290,16 @@ class Site:
             content_type=f"text/html; charset={label}" if where == "header" else "text/html",
             meta=label if where == "meta" else None,
             title=f"{rng.choice(pool.titles)} - {index}",
-            paragraphs=tuple(chosen),
+            paragraphs=(),
         )
+        chosen: list[int] = []
+        total = len(page.head()) + len(_TAIL)
+        paragraphs = pool.encoded[codec]
+        while total < size:
+            i = rng.randrange(len(paragraphs))
+            chosen.append(i)
+            total += len(paragraphs[i])
+        return dataclasses.replace(page, paragraphs=tuple(chosen))
 
     def body(self, page: Page) -> list[bytes]:
         paragraphs = self.pools[page.language].encoded[page.codec]
