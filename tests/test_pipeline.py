@@ -318,6 +318,17 @@ def _break_stats(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(pipeline, "stats", FailingStats(pipeline.stats))
 
 
+class BrokenStats:
+    """A stats collector that fails on every call."""
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        raise Boom(key)
+
+
+def _break_all_stats(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "stats", BrokenStats())
+
+
 def _nothing(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
     pass
 
@@ -346,6 +357,18 @@ FAILURES = [
         id="undo-across-levels",
     ),
 ]
+
+
+def test_a_broken_stats_collector_loses_no_item(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make()
+    _break_all_stats(pipeline, monkeypatch)
+    with caplog.at_level(logging.ERROR):
+        item = {"a": DAMAGED}
+        assert pipeline.process_item(item) is item
+    assert item == {"a": DAMAGED}
+    assert ["Boom" in r.getMessage() for r in caplog.records] == [True]
 
 
 @pytest.mark.parametrize(("breakage", "factory", "error"), FAILURES)

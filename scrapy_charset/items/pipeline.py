@@ -197,11 +197,11 @@ class CharsetPipeline:
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
         """Scan, repair, record and report; an internal error leaves *item* as it came."""
-        if not ItemAdapter.is_item(item):
-            return item
-        self.stats.inc_value(keys.ITEMS_CHECKED)
         journal = _Journal()
         try:
+            if not ItemAdapter.is_item(item):
+                return item
+            self.stats.inc_value(keys.ITEMS_CHECKED)
             adapter = ItemAdapter(item)
             scan = self._scan(adapter)
             for edit in scan.edits:
@@ -418,7 +418,10 @@ class CharsetPipeline:
 
     def _failed(self, error: Exception) -> None:
         """Count an internal error; log it, with its traceback, once per exception type."""
-        self.stats.inc_value(keys.error("pipeline"))
+        try:
+            self.stats.inc_value(keys.error("pipeline"))
+        except Exception:  # a failing stats collector: the log line still tells
+            logger.debug("could not count the error", exc_info=True)
         kind = f"{type(error).__module__}.{type(error).__qualname__}"
         if kind in self._errors_logged:
             return

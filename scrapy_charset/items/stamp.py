@@ -120,7 +120,10 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
 
     def _failed(self, error: Exception) -> None:
         """Count an internal error; log it, with its traceback, once per exception type."""
-        self.stats.inc_value(keys.error("stamp"))
+        try:
+            self.stats.inc_value(keys.error("stamp"))
+        except Exception:  # a failing stats collector: the log line still tells
+            logger.debug("could not count the error", exc_info=True)
         kind = f"{type(error).__module__}.{type(error).__qualname__}"
         if kind in self._errors_logged:
             return
