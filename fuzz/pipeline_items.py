@@ -221,6 +221,11 @@ def expected_value(value: Any, legacy: bool = False) -> Any:
 
 
 def make_pipeline(settings: dict[str, Any] | None = None) -> CharsetPipeline:
+    """A pipeline on a test crawler (Scrapy < 2.14 needs an installed reactor for one)."""
+    from scrapy.utils.reactor import install_reactor, is_reactor_installed
+
+    if not is_reactor_installed():
+        install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     crawler = get_crawler(scrapy.Spider, settings_dict=settings or {})
     return build_from_crawler(CharsetPipeline, crawler)
 
