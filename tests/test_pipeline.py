@@ -29,6 +29,7 @@ from fuzz.pipeline_items import (
     FIELDS,
     ITEM_TYPES,
     check_item,
+    expected_value,
     make_pipeline,
     one_input,
 )
@@ -418,7 +419,7 @@ def test_the_reported_item_is_not_lost() -> None:
     pipeline = make()
     item = {"t": "turÂ\x92stico"}
     assert pipeline.process_item(item) is item
-    assert item["t"] in {"turÂ\x92stico", "tur\u00edstico", "tur\u2019stico"}
+    assert item["t"] == expected_value("turÂ\x92stico")
 
 
 # --- Sequences and other containers: repaired like lists, or skipped and counted ----------
