@@ -17,6 +17,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
+from scrapy_charset._log import Once, disabled_notice
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.items.textcheck import inspect_text
@@ -113,16 +114,17 @@ class CharsetPipeline:
             samples=config.alert_samples,
         )
         self._paths: set[str] = set()
-        self._warned: set[tuple[str, str]] = set()
+        self._warn = Once(logger, extra={"crawler": crawler})
         self._closing = False
         self._skip = {f for f in (config.item_field, config.repairs_field) if f}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        try:
-            config = ItemChecksConfig.from_settings(crawler.settings)
-        except ValueError as error:
-            raise NotConfigured(f"{error}; fix the setting to enable item checks") from None
+        """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
+        config = ItemChecksConfig.from_settings(crawler.settings)
+        if not config.charset_enabled:
+            disabled_notice(crawler)
+            raise NotConfigured
         if not config.enabled:
             raise NotConfigured("CHARSET_ITEM_CHECKS_ENABLED is False")
         return cls(crawler, config)
@@ -243,11 +245,8 @@ class CharsetPipeline:
             )
 
     def _warn_once(self, field: str, cls: type, message: str) -> None:
-        key = (field, f"{cls.__module__}.{cls.__qualname__}")
-        if key in self._warned:
-            return
-        self._warned.add(key)
-        logger.warning(message, {"cls": key[1], "field": field}, extra={"crawler": self.crawler})
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        self._warn((field, name), message, {"cls": name, "field": field})
 
     # --- deciding (alerts.py) and acting -------------------------------------------------
 

@@ -3,7 +3,8 @@
 Pipelines never see the response, so the stamp is put on by a spider middleware: each item
 a callback yields gets ``CHARSET_ITEM_FIELD`` set to a flat, JSON-safe dict (``encoding``,
 ``source``, ``label``, ``confidence``), read from ``response.meta["charset"]`` (written by
-the downloader middleware). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
+the downloader middleware; from ``meta["charset_decision"]`` when a project's own value
+kept ``meta["charset"]``). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
 pydantic items only when they declare the field (otherwise it is counted in
 ``charset/stamp/undeclared_field`` and warned about once per item class).
 """
@@ -19,6 +20,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_charset import stats as keys
+from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._meta import decision_of
+from scrapy_charset.items.config import ItemChecksConfig
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,19 +52,22 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        field = crawler.settings.get("CHARSET_ITEM_FIELD")
-        if not field:
+        config = ItemChecksConfig.from_settings(crawler.settings)
+        if not config.charset_enabled:
+            disabled_notice(crawler)
+            raise NotConfigured
+        if config.item_field is None:
             raise NotConfigured("set CHARSET_ITEM_FIELD (e.g. 'encoding') to stamp items")
-        self.field = str(field)
+        self.field = config.item_field
         assert crawler.stats is not None
         self.stats = crawler.stats
-        self._warned: set[type] = set()
+        self._warn = Once(logger, extra={"crawler": crawler})
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if response is None or not ItemAdapter.is_item(item):
             return item
         try:
-            decision = response.meta.get("charset")
+            decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
         stamp = stamp_from_decision(decision)
@@ -72,15 +79,13 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         except KeyError:
             self.stats.inc_value(keys.STAMP_UNDECLARED)
             cls = type(item)
-            if cls not in self._warned:
-                self._warned.add(cls)
-                logger.warning(
-                    "%(cls)s does not declare the %(field)r field: its items are not stamped "
-                    "with the encoding decision (declare the field, or unset "
-                    "CHARSET_ITEM_FIELD)",
-                    {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
-                    extra={"crawler": self.crawler},
-                )
+            self._warn(
+                f"{cls.__module__}.{cls.__qualname__}",
+                "%(cls)s does not declare the %(field)r field: its items are not stamped "
+                "with the encoding decision (declare the field, or unset "
+                "CHARSET_ITEM_FIELD)",
+                {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
+            )
             return item
         self.stats.inc_value(keys.STAMPED)
         return item
