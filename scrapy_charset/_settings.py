@@ -67,6 +67,9 @@ class CharsetSettingsError(ValueError):
     """An invalid ``CHARSET_*`` setting. ``setting``, ``value`` and ``accepted`` say which,
     what was given and what is accepted; the message says all three on one line."""
 
+    # Shown in tracebacks under the module users import it from.
+    __module__ = "scrapy_charset.config"
+
     def __init__(self, setting: str, value: Any, accepted: str, problem: str = "") -> None:
         self.setting = setting
         self.value = value
