@@ -16,6 +16,7 @@ from scrapy.utils.test import get_crawler
 from w3lib.encoding import html_to_unicode
 
 from scrapy_charset import decode, sniff
+from scrapy_charset._log import MAX_KEYS
 from scrapy_charset.config import CharsetSettingsError
 from scrapy_charset.middleware import CharsetMiddleware, response_kind
 from scrapy_charset.sniff.detect import Detected
@@ -783,6 +784,51 @@ def test_conflict_warned_once_per_domain_and_reason(caplog: pytest.LogCaptureFix
     assert len(debug) == 3  # one per decision
     assert "UTF-8 (header, 'utf-8', certain); ignored: meta 'big5'" in debug[0].getMessage()
     assert charset_stats(mw)["charset/ignored/header_meta_conflict"] == 3
+
+
+def test_warnings_are_bounded_across_domains(caplog: pytest.LogCaptureFixture) -> None:
+    """A broad crawl: one warning per domain up to MAX_KEYS domains, one line saying the
+    rest are only counted, then silence; the stats count every response."""
+    mw = middleware()
+    body = '<meta charset="big5"><p>Grüße</p>'.encode()
+    caplog.set_level(logging.WARNING, logger="scrapy_charset")
+    for n in range(MAX_KEYS + 5):
+        url = f"https://d{n}.example/"
+        run(mw, make(HtmlResponse, body, "text/html; charset=utf-8", url=url))
+    warnings = warnings_of(caplog)
+    assert len(warnings) == MAX_KEYS + 1
+    assert "only counted in the charset/ stats" in warnings[-1]
+    assert charset_stats(mw)["charset/ignored/header_meta_conflict"] == MAX_KEYS + 5
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("utf-8", id="a-label"),
+        pytest.param({"encoding": "mine"}, id="a-dict-of-another-shape"),
+        pytest.param(None, id="none"),
+    ],
+)
+def test_a_projects_meta_charset_survives_a_skipped_response(value: Any) -> None:
+    # Left alone (dont_charset): the middleware removes only a decision it wrote.
+    mw = middleware()
+    request, _ = run(
+        mw, make(HtmlResponse, HTML, "text/html"), {"charset": value, "dont_charset": True}
+    )
+    assert request.meta["charset"] == value
+
+
+def test_a_projects_meta_charset_is_kept_and_the_decision_put_beside_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mw = middleware()
+    for _ in range(2):
+        request, _ = run(mw, make(HtmlResponse, HTML, "text/html"), {"charset": "utf-8"})
+        assert request.meta["charset"] == "utf-8"
+        assert request.meta["charset_decision"]["encoding"] == "UTF-8"
+    assert len(warnings_of(caplog)) == 1
+    assert "reserved" in warnings_of(caplog)[0]
+    assert charset_stats(mw)["charset/meta_taken"] == 2
 
 
 @pytest.mark.parametrize(
