@@ -76,7 +76,7 @@ process.crawl(crawler)
 process.start()
 try:
     all_stats = crawler.stats.get_stats()
-except RuntimeError:  # the crawl stopped before it started (Scrapy >= 2.14)
+except (AttributeError, RuntimeError):  # the crawl stopped before it started
     all_stats = {}
 stats = {k: v for k, v in all_stats.items() if isinstance(v, (int, float, str))}
 json.dump({"responses": responses, "items": items, "stats": stats}, open(out_path, "w"))
