@@ -7,6 +7,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.settings import Settings
 
 from scrapy_charset._settings import SETTINGS
@@ -210,3 +212,32 @@ def test_readme_documents_every_setting() -> None:
     documented = set(re.findall(r"^\| `(CHARSET_[A-Z_]+)` \|", readme, re.MULTILINE))
     assert documented >= SETTINGS
     assert f"| `CHARSET_DETECT_WINDOW` | `{DEFAULT_WINDOW}` |" in readme
+
+
+# Any value a settings file, a -s option or a JSON env can hold.
+ANY_VALUE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=30)
+    | st.binary(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+@given(name=st.sampled_from(sorted(SETTINGS)), value=ANY_VALUE)
+@settings(max_examples=500, deadline=None)
+def test_any_value_is_accepted_or_one_line_naming_the_setting(name: str, value: Any) -> None:
+    problem: CharsetSettingsError | None = None
+    try:
+        read_both({name: value})
+    except CharsetSettingsError as error:
+        problem = error
+    if problem is not None:
+        assert problem.setting == name
+        assert str(problem).startswith(f"{name} = ")
+        assert "\n" not in str(problem)
