@@ -179,7 +179,7 @@ def _domain(response: Response) -> str:
     return urlparse_cached(response).hostname or ""
 
 
-def cut_label(label: str) -> str:
+def _cut_label(label: str) -> str:
     """*label* if it is at most :data:`MAX_LABEL` characters, else its start and a note
     that it was cut (a 10 KB ``Content-Type`` must not make a 10 KB meta value or log line)."""
     if len(label) <= MAX_LABEL:
@@ -194,8 +194,8 @@ def _bounded(decision: EncodingDecision) -> EncodingDecision:
         return decision
     return dataclasses.replace(
         decision,
-        label=cut_label(decision.label) if decision.label is not None else None,
-        ignored=tuple(dataclasses.replace(i, label=cut_label(i.label)) for i in decision.ignored),
+        label=_cut_label(decision.label) if decision.label is not None else None,
+        ignored=tuple(dataclasses.replace(i, label=_cut_label(i.label)) for i in decision.ignored),
     )
 
 
