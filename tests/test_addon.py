@@ -108,11 +108,11 @@ def test_middleware_by_hand() -> None:
     assert order.index(HttpCompressionMiddleware) + 1 == order.index(CharsetMiddleware)
 
 
-def test_readme_lists_every_component_the_addon_enables() -> None:
-    """README's "without the add-on" snippet enables what the add-on enables, at the same
+def test_docs_list_every_component_the_addon_enables() -> None:
+    """The docs' "without the add-on" snippet enables what the add-on enables, at the same
     priorities (the item stamp being enabled by CHARSET_ITEM_FIELD)."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    snippet = readme.split("Without the add-on", 1)[1].split("```python\n", 1)[1].split("```")[0]
+    page = (REPO / "docs" / "activation.md").read_text(encoding="utf-8")
+    snippet = page.split("Without the add-on", 1)[1].split("```python\n", 1)[1].split("```")[0]
     listed: dict[str, Any] = {}
     exec(snippet, listed)
     settings = Settings({"CHARSET_ITEM_FIELD": "encoding"})
