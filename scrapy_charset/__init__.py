@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from scrapy_charset import signals
+    from scrapy_charset.audit.record import audit_record
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
     from scrapy_charset.items import alerts, monitors
     from scrapy_charset.sniff import sniff
@@ -34,6 +35,7 @@ _LAZY = {
     "CharsetItemStampMiddleware": "scrapy_charset.items.stamp",
     "TextReport": "scrapy_charset.items.textcheck",
     "inspect_text": "scrapy_charset.items.textcheck",
+    "audit_record": "scrapy_charset.audit.record",
 }
 
 #: Documented modules, also loaded on first use: ``scrapy_charset.signals.charset_alert``
@@ -89,6 +91,7 @@ __all__ = [
     "TextReport",
     "__version__",
     "alerts",
+    "audit_record",
     "decode",
     "inspect_text",
     "lookup",

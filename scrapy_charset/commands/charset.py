@@ -3,6 +3,7 @@
     scrapy charset https://example.com/page
     scrapy charset --file page.html --content-type "text/html; charset=gb2312" --url https://example.cn/
     scrapy charset --json https://example.com/page
+    scrapy charset audit .scrapy/httpcache crawl.warc.gz    (see audit.py)
 
 Scrapy imports every ``scrapy.commands`` entry point on every ``scrapy`` invocation
 (``scrapy version`` included), so this module imports only the standard library and
@@ -31,7 +32,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "[options] <url> | --file PATH"
+        return "[options] <url> | --file PATH | audit SOURCE..."
 
     def short_desc(self) -> str:
         return "Show how scrapy-charset decides the encoding of one response"
@@ -41,7 +42,9 @@ class Command(ScrapyCommand):
             "Fetch a URL with Scrapy's downloader (or read a file with --file) and print the "
             "encoding decision trail: byte order mark, Content-Type charset, <meta> or XML "
             "declaration and its byte offset, UTF-8 validity, detection, the decision, what "
-            "Scrapy alone would choose, and a sample of the text where the two differ."
+            "Scrapy alone would choose, and a sample of the text where the two differ. "
+            "'scrapy charset audit SOURCE...' does it for every response kept in Scrapy's "
+            "HTTP cache or in WARC/WACZ files, and sums up where the text differs."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -59,8 +62,17 @@ class Command(ScrapyCommand):
         )
         parser.add_argument("--json", action="store_true", help="print the trail as JSON")
         parser.add_argument("--spider", help="fetch with this spider's settings")
+        from scrapy_charset.commands import audit  # the standard library only
+
+        audit.add_options(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from scrapy_charset.commands import audit  # the standard library only
+
+        if args[:1] == ["audit"]:
+            self.exitcode = audit.run(args[1:], opts, self.settings)
+            return
+        audit.check_not_used(opts)
         body = self._check_arguments(args, opts)
         # Load the rest of scrapy-charset first: a broken install is reported before any
         # download.
