@@ -7,8 +7,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from scrapy_charset import signals
     from scrapy_charset.audit.record import audit_record
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
+    from scrapy_charset.items import alerts, monitors
     from scrapy_charset.sniff import sniff
     from scrapy_charset.whatwg.codecs import decode
     from scrapy_charset.whatwg.labels import get_encoding as lookup
@@ -36,14 +38,24 @@ _LAZY = {
     "audit_record": "scrapy_charset.audit.record",
 }
 
+#: Documented modules, also loaded on first use: ``scrapy_charset.signals.charset_alert``
+#: and the item side's ``alerts`` and ``monitors`` (which live in ``scrapy_charset.items``).
+_MODULES = {
+    "signals": "scrapy_charset.signals",
+    "alerts": "scrapy_charset.items.alerts",
+    "monitors": "scrapy_charset.items.monitors",
+}
+
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scrapy_charset' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
+    if name in _MODULES:
+        value: object = importlib.import_module(_MODULES[name])
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), _ALIASES.get(name, name))
+    else:
+        raise AttributeError(f"module 'scrapy_charset' has no attribute {name!r}")
     globals()[name] = value
     return value
 
@@ -78,9 +90,12 @@ __all__ = [
     "Source",
     "TextReport",
     "__version__",
+    "alerts",
     "audit_record",
     "decode",
     "inspect_text",
     "lookup",
+    "monitors",
+    "signals",
     "sniff",
 ]

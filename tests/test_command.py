@@ -430,7 +430,10 @@ def test_bad_project_settings_are_reported(entry_point: Path, demo_files: Path) 
         demo_files,
     )
     assert result.returncode == 1
-    assert "CHARSET_DETECT_WINDOW = -1 is not a positive number of bytes" in result.stderr
+    assert (
+        "CHARSET_DETECT_WINDOW = '-1' is not valid; accepted: a whole number of 1 or more"
+        in result.stderr
+    )
 
 
 def test_file_override(entry_point: Path, demo_files: Path) -> None:

@@ -108,7 +108,7 @@ class Command(ScrapyCommand):
     def _explain(self) -> tuple[Any, Any]:
         try:
             from scrapy_charset.commands import trail
-            from scrapy_charset.config import CharsetConfig
+            from scrapy_charset.config import CharsetConfig, CharsetSettingsError
         except Exception as exc:
             print(
                 f"scrapy charset: cannot load scrapy-charset ({type(exc).__name__}: {exc}). "
@@ -117,12 +117,10 @@ class Command(ScrapyCommand):
             )
             self.exitcode = 1
             return None, None
-        from scrapy.exceptions import NotConfigured
-
         assert self.settings is not None
         try:  # the project's CHARSET_* settings, as the middleware reads them
             config = CharsetConfig.from_settings(self.settings)
-        except NotConfigured as exc:
+        except CharsetSettingsError as exc:
             print(f"scrapy charset: {exc}", file=sys.stderr)
             self.exitcode = 1
             return None, None
