@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
     from scrapy_charset.sniff import sniff
-    from scrapy_charset.whatwg.codecs import decode
+    from scrapy_charset.whatwg.codecs import codec_name, decode
     from scrapy_charset.whatwg.labels import get_encoding as lookup
 
 __version__ = "0.1.0"
@@ -25,6 +25,7 @@ _LAZY = {
     "Source": "scrapy_charset.decision",
     "sniff": "scrapy_charset.sniff",
     "decode": "scrapy_charset.whatwg.codecs",
+    "codec_name": "scrapy_charset.whatwg.codecs",
     "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
     "CharsetMiddleware": "scrapy_charset.middleware",
@@ -76,6 +77,7 @@ __all__ = [
     "Source",
     "TextReport",
     "__version__",
+    "codec_name",
     "decode",
     "inspect_text",
     "lookup",
