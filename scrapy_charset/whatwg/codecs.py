@@ -361,7 +361,7 @@ def codec_name(encoding: str, body: bytes | None = None) -> str:
     'whatwg-windows-1251'
     >>> codec_name("windows-1251", "Съешь".encode("cp1251"))
     'windows-1251'
-    >>> codec_name("windows-1251", b"\x98")  # Python's cp1251 has no 0x98
+    >>> codec_name("windows-1251", b"\\x98")  # Python's cp1251 has no 0x98
     'whatwg-windows-1251'
     """
     if body is None:
