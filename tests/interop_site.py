@@ -112,8 +112,13 @@ def _csv(slug: str) -> Page:
     return Page(_encode(slug, rows), {"Content-Type": f"text/csv; charset={label}"})
 
 
-def _page(slug: str, index: int) -> Page:
-    label = ENCODINGS[slug][1]
+#: A UTF-8 page whose <meta> says UTF-16, a common authoring slip: the HTML Standard reads
+#: a declared UTF-16 as UTF-8 (browsers show the page right), plain Scrapy decodes UTF-16.
+SLIP = "/utf8/slip.html"
+
+
+def _page(slug: str, index: int, label: str | None = None) -> Page:
+    label = label or ENCODINGS[slug][1]
     title, heading, value, link = (messages(slug) * 2)[index : index + 4]
     body = (
         f'<!DOCTYPE html><html><head><meta charset="{label}"><title>{title}</title></head>'
@@ -132,6 +137,8 @@ def _urlset(base: str, slug: str, pages: list[int]) -> bytes:
         f"<url><loc>{base}/{slug}/p{i}.html?t={html.escape(messages(slug)[i])}</loc></url>"
         for i in pages
     )
+    if slug == "utf8" and 0 in pages:
+        locs += f"<url><loc>{base}{SLIP}</loc></url>"
     return _encode(
         slug,
         f'<?xml version="1.0" encoding="{label}"?>\n'
@@ -160,6 +167,7 @@ def routes(base: str) -> dict[str, Page]:
         out[f"/{slug}/data.json"] = Page(
             json.dumps(data, ensure_ascii=False).encode(), {"Content-Type": "application/json"}
         )
+    out[SLIP] = _page("utf8", 0, label="utf-16")
     for slug in DIFFERING:
         out[f"/{slug}/feed.xml"] = _feed(slug, declared=True)
     half = len(index) // 2
@@ -210,13 +218,16 @@ def expected(base: str) -> list[Expected]:
             out.append(Expected("csv", doc, {"code": f"{slug}-{i}", "name": m}))
         out.append(Expected("json", f"/{slug}/data.json", {"names": messages(slug)}))
         codec = _codec(slug)
-        for i in range(2):
+        pages = [(f"/{slug}/p{i}.html", i) for i in range(2)]
+        if slug == "utf8":
+            pages.append((SLIP, 0))
+        for doc, i in pages:
             title, heading, value, link = (messages(slug) * 2)[i : i + 4]
             query = quote(link.encode(codec))
             out.append(
                 Expected(
                     "sitemap",
-                    f"/{slug}/p{i}.html",
+                    doc,
                     {
                         "title": title,
                         "h1": heading,
