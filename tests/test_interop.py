@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
+from functools import cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -28,7 +29,7 @@ from xml.sax.saxutils import escape
 import lxml.etree
 import lxml.html
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse, Request, XmlResponse
 from scrapy.utils.test import get_crawler
@@ -245,9 +246,41 @@ def test_codec_name_is_a_python_codec_for_any_label(label: str, body: bytes) -> 
 # --- 2. consumers of a whatwg-* name -----------------------------------------------------
 
 
+@cache
 def _middleware() -> CharsetMiddleware:
     crawler = get_crawler(settings_dict={"CHARSET_DETECTOR": "none"})
     return CharsetMiddleware.from_crawler(crawler)
+
+
+#: Byte order marks of UTF-32, which w3lib reads before any codec (and browsers do not):
+#: the middleware hands the text over for them, a copy of the response loses it.
+_UTF32_LOOKALIKES = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    body=st.binary(min_size=1, max_size=120),
+    label=st.sampled_from(sorted(LABELS)),
+    where=st.sampled_from(["header", "meta"]),
+)
+def test_the_name_alone_gives_scrapy_the_browser_text(body: bytes, label: str, where: str) -> None:
+    """Whatever the bytes and the declaration: the rebuilt response's ``.text`` is the
+    browser's, and so is the ``.text`` of a copy that has only ``response.encoding`` to go
+    by (``replace()``, a cache, another process), w3lib's BOM handling included."""
+    if where == "meta":
+        body = f'<meta charset="{label}">'.encode() + body
+    header = f"text/html; charset={label}" if where == "header" else "text/html"
+    request = Request("https://example.com/")
+    response = HtmlResponse(
+        request.url, body=body, headers={"Content-Type": header}, request=request
+    )
+    result = _middleware().process_response(request, response)
+    assert isinstance(result, HtmlResponse)
+    browser = decode(body, request.meta["charset"]["encoding"])
+    assert result.text == browser
+    if not body.startswith(_UTF32_LOOKALIKES):
+        copy = HtmlResponse(request.url, body=body, encoding=result.encoding)
+        assert copy.text == browser
 
 
 def test_xmliter_lxml_reads_the_text_of_a_whatwg_response() -> None:
