@@ -21,9 +21,11 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
+import warnings
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote_plus
 from xml.sax.saxutils import escape
 
 import lxml.etree
@@ -31,6 +33,7 @@ import lxml.html
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from scrapy.exceptions import ScrapyDeprecationWarning
 from scrapy.http import HtmlResponse, Request, XmlResponse
 from scrapy.utils.test import get_crawler
 
@@ -298,6 +301,51 @@ def test_xmliter_lxml_reads_the_text_of_a_whatwg_response() -> None:
     assert isinstance(result, XmlResponse)
     assert result.encoding == "whatwg-gbk"
     assert [n.xpath("text()").get() for n in xmliter_lxml(result, "n")] == ["价格 100€"]
+
+
+@pytest.mark.parametrize(
+    ("label", "codec", "extra"),
+    [
+        # gb18030 decoder: 0x80 is U+20AC.
+        pytest.param("gbk", "gbk", b"\x80", id="gbk-euro"),
+        # windows-1252 index: 0x81 is U+0081.
+        pytest.param("windows-1252", "cp1252", b"\x81", id="1252-c1"),
+    ],
+)
+def test_page_features_on_a_whatwg_response(label: str, codec: str, extra: bytes) -> None:
+    """Selectors, loaders, forms, follow and links on a page that keeps a whatwg-* codec:
+    the browser's text, and URLs encoded in the page's encoding as Scrapy does."""
+    from scrapy import FormRequest
+    from scrapy.linkextractors import LinkExtractor
+    from scrapy.loader import ItemLoader
+
+    word = "España" if codec == "cp1252" else "中国"
+    body = (
+        f'<meta charset="{label}"><title>{word}</title>'.encode(codec)
+        + b"<p>"
+        + extra
+        + f'</p><form action="/s"><input name="q" value="{word}"></form>'
+        f'<a href="/a?q={word}">{word}</a>'.encode(codec)
+    )
+    request = Request("https://example.com/")
+    response = HtmlResponse(
+        request.url, body=body, headers={"Content-Type": "text/html"}, request=request
+    )
+    result = _middleware().process_response(request, response)
+    assert isinstance(result, HtmlResponse)
+    assert result.encoding == private_codec_name(request.meta["charset"]["encoding"])
+    assert result.css("p::text").get() == decode(extra, label)
+    loader = ItemLoader(item={}, response=result)
+    loader.add_css("title", "title::text")
+    assert loader.load_item() == {"title": [word]}
+    query = quote_plus(word.encode(codec))
+    with warnings.catch_warnings():  # deprecated in Scrapy 2.19, still built in
+        warnings.simplefilter("ignore", ScrapyDeprecationWarning)
+        form = FormRequest.from_response(result)
+    assert form.url == f"https://example.com/s?q={query}"
+    assert result.follow(result.css("a")[0]).url == f"https://example.com/a?q={query}"
+    links = LinkExtractor().extract_links(result)
+    assert [(link.url, link.text) for link in links] == [(f"https://example.com/a?q={query}", word)]
 
 
 def test_open_in_browser_writes_the_body_bytes() -> None:
