@@ -227,12 +227,10 @@ def _encoding_name(encoding: str) -> str:
 #: the decoders run (:mod:`.cjk`): GBK is decoded by the gb18030 decoder, Shift_JIS is
 #: Microsoft's cp932, Big5 is read with the HKSCS extension, EUC-KR is cp949 (UHC).
 #: ISO-8859-8-I decodes as ISO-8859-8 (the ``-I`` is about display order only).
-#: ISO-2022-JP, x-user-defined and replacement have no standard codec that decodes as
-#: the browser's decoder does.
+#: x-user-defined and replacement have no standard codec that decodes as the browser's
+#: decoder does.
 STANDARD_NAMES: dict[str, str] = {
-    name: name.lower()
-    for name in ENCODING_NAMES
-    if name not in ("ISO-2022-JP", "x-user-defined", "replacement")
+    name: name.lower() for name in ENCODING_NAMES if name not in ("x-user-defined", "replacement")
 }
 STANDARD_NAMES.update(
     {
@@ -318,7 +316,9 @@ def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
       decodes otherwise (a byte-class check, no decoding);
     - the CJK encodings: when the C codec decodes the body without an error and without
       a correction (the body is decoded once, and the text returned);
-    - UTF-16BE/LE: when the body has no lone surrogate or odd byte (decoded, returned).
+    - UTF-16BE/LE: when the body has no lone surrogate or odd byte (decoded, returned);
+    - ISO-2022-JP: when Python's stateful codec decodes the body strictly to the same text
+      (both decoded, the standard's text returned).
 
     A byte order mark other than the encoding's own is left to the ``whatwg-*`` codec.
     The encoding's own BOM is part of the body: Python's codecs keep it as U+FEFF where
@@ -345,6 +345,13 @@ def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
             return STANDARD_NAMES[name], strict(data, "strict", True)[0]
         except UnicodeDecodeError:
             return private, DECODERS[name](data)
+    if name == "ISO-2022-JP":
+        text = iso2022jp.decode(body)
+        try:
+            exact = body.decode(STANDARD_NAMES[name]) == text
+        except UnicodeDecodeError:
+            exact = False
+        return (STANDARD_NAMES[name] if exact else private), text
     return private, None
 
 
