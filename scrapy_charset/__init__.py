@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -64,6 +65,19 @@ class _Package(ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+
+def _find_codec(name: str) -> codecs.CodecInfo | None:
+    """The ``whatwg-*`` codecs, loaded on their first lookup: a stored
+    ``response.encoding`` decodes in a process that only imported this package."""
+    if not name.startswith("whatwg"):
+        return None
+    from scrapy_charset.whatwg import codecs as whatwg_codecs
+
+    return whatwg_codecs.lookup(name)
+
+
+codecs.register(_find_codec)
 
 
 __all__ = [

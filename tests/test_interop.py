@@ -408,6 +408,24 @@ def test_stored_decision_decodes_in_a_fresh_process() -> None:
     assert json.loads(proc.stdout) == ["Съешь же ещё\x98"] * 2
 
 
+def test_a_stored_whatwg_name_decodes_after_importing_the_package() -> None:
+    """A ``response.encoding`` stored as it was (``whatwg-*``) decodes in a process that
+    imports the package and nothing of it, as with any codec package."""
+    script = (
+        "import scrapy_charset, sys\n"
+        "assert 'scrapy_charset.whatwg.codecs' not in sys.modules\n"
+        "print(bytes.fromhex(sys.argv[1]).decode('whatwg-windows-1251'))\n"
+    )
+    body = "Москва".encode("cp1251") + b"\x98"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, body.hex()],
+        capture_output=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"},
+    )
+    assert proc.stdout.decode("utf-8") == "Москва\x98\n"
+
+
 # --- 4. the crawl ------------------------------------------------------------------------
 
 

@@ -197,6 +197,13 @@ def _search(normalized: str) -> codecs.CodecInfo | None:
     return info
 
 
+def lookup(name: str) -> codecs.CodecInfo | None:
+    """The ``whatwg-*`` codec named *name* (any spelling Python's registry passes), or
+    None; registers the codecs."""
+    register()
+    return _search(name)
+
+
 _registered = False
 
 
