@@ -9,9 +9,9 @@ Usage::
 
     python scripts/generate_tables.py [--spec-dir DIR] [--check]
 
-``--spec-dir`` defaults to ``../shared/spec/whatwg-encoding`` beside the repository (or
-the ``SCRAPY_CHARSET_SPEC_DIR`` environment variable). ``--check`` writes nothing and exits
-non-zero when a generated module differs from what the data would generate.
+``--spec-dir`` defaults to the repository's copy of the data, ``tests/data/whatwg-encoding``
+(its revision and licence are in ``tests/data/README.md``). ``--check`` writes nothing and
+exits non-zero when a generated module differs from what the data would generate.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import argparse
 import bisect
 import codecs
 import json
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -36,11 +35,8 @@ SPEC_REVISION = "a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a"
 SPEC_URL = "https://encoding.spec.whatwg.org/"
 
 
-def default_spec_dir() -> Path:
-    env = os.environ.get("SCRAPY_CHARSET_SPEC_DIR")
-    if env:
-        return Path(env) / "whatwg-encoding"
-    return REPO.parent / "shared" / "spec" / "whatwg-encoding"
+#: The repository's copy of the Encoding Standard's data files, at :data:`SPEC_REVISION`.
+DEFAULT_SPEC_DIR = REPO / "tests" / "data" / "whatwg-encoding"
 
 
 def header(source: str) -> str:
@@ -523,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec-dir", type=Path, default=None)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    spec_dir: Path = args.spec_dir or default_spec_dir()
+    spec_dir: Path = args.spec_dir or DEFAULT_SPEC_DIR
     if not (spec_dir / "encodings.json").is_file():
         print(f"error: no encodings.json in {spec_dir}", file=sys.stderr)
         return 2
