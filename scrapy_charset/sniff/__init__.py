@@ -17,10 +17,9 @@ from functools import lru_cache
 from typing import Literal
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector, get_detector
+from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
-from scrapy_charset.sniff.text import first_non_ascii
 from scrapy_charset.sniff.transport import charset_parameter
 from scrapy_charset.sniff.utf8 import decode_utf8, has_iso2022jp_escapes, is_utf8, mostly_utf8
 from scrapy_charset.whatwg.bom import bom_sniff
@@ -148,8 +147,7 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
             ctx.text = None
             return None
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
-    start = first_non_ascii(ctx.body) or 0
-    evidence = mostly_utf8(ctx.body[start : start + DEFAULT_WINDOW])
+    evidence = mostly_utf8(ctx.body)
     if evidence is None:
         return None
     return EncodingDecision(
