@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
     from scrapy_charset.items import alerts, monitors
     from scrapy_charset.sniff import sniff
-    from scrapy_charset.whatwg.codecs import decode
+    from scrapy_charset.whatwg.codecs import codec_name, decode
     from scrapy_charset.whatwg.labels import get_encoding as lookup
 
 __version__ = "0.1.0"
@@ -28,6 +29,7 @@ _LAZY = {
     "Source": "scrapy_charset.decision",
     "sniff": "scrapy_charset.sniff",
     "decode": "scrapy_charset.whatwg.codecs",
+    "codec_name": "scrapy_charset.whatwg.codecs",
     "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
     "CharsetMiddleware": "scrapy_charset.middleware",
@@ -79,6 +81,19 @@ class _Package(ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
+def _find_codec(name: str) -> codecs.CodecInfo | None:
+    """The ``whatwg-*`` codecs, loaded on their first lookup: a stored
+    ``response.encoding`` decodes in a process that only imported this package."""
+    if not name.startswith("whatwg"):
+        return None
+    from scrapy_charset.whatwg import codecs as whatwg_codecs
+
+    return whatwg_codecs.lookup(name)
+
+
+codecs.register(_find_codec)
+
+
 __all__ = [
     "Addon",
     "CharsetItemStampMiddleware",
@@ -92,6 +107,7 @@ __all__ = [
     "__version__",
     "alerts",
     "audit_record",
+    "codec_name",
     "decode",
     "inspect_text",
     "lookup",

@@ -2,8 +2,11 @@
 
 For every :class:`~scrapy.http.TextResponse` the middleware decides the encoding with
 :func:`scrapy_charset.sniff` (the rules of the response's kind: HTML, XML, JSON or plain
-text), returns the same response with ``.encoding`` set to the matching ``whatwg-*`` codec,
-and records the decision in ``response.meta["charset"]``.
+text), returns the same response with ``.encoding`` set to a codec that decodes it as the
+browser does, and records the decision in ``response.meta["charset"]``. The codec is the
+standard one (``utf-8``, ``windows-1251``, ``cp932``...) whenever that decodes this body
+exactly, which every consumer of the name understands (lxml, iconv, other processes), and
+the registered ``whatwg-*`` codec for the bodies where it does not.
 
 It sits between ``MetaRefreshMiddleware`` (580) and ``HttpCompressionMiddleware`` (590), at
 585 by default: ``process_response`` runs in decreasing order, so it sees decompressed
@@ -12,8 +15,9 @@ chain runs again on a hit) and runs before ``MetaRefreshMiddleware``, the first 
 ``.text``.
 
 It never reads ``.text`` or ``.encoding`` of the incoming response (either runs Scrapy's
-own detection) and never decodes the body itself: Scrapy decodes it lazily, once, through
-the registered codec, when the spider first reads ``.text``.
+own detection). It decodes a body only where choosing the name needs it (the UTF-8
+check of an undeclared body, a CJK or UTF-16 body) and then hands the text over; other
+bodies Scrapy decodes lazily, once, when the spider first reads ``.text``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
+from scrapy_charset import interop
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
@@ -38,7 +43,7 @@ from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.unknown_type import sniff_unknown_type
-from scrapy_charset.whatwg.codecs import codec_name, decode
+from scrapy_charset.whatwg.codecs import decode, response_codec
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -233,6 +238,9 @@ class CharsetMiddleware:
         self._warn_class = Once(logger, extra=extra)
         self._warn_detector = Once(logger, extra=extra)
         self._warn_meta = Once(logger, extra=extra)
+        # XMLFeedSpider hands response.encoding to lxml: for the bodies that keep a
+        # whatwg-* codec, it reads the text instead.
+        interop.install()
         self.detector: Detector | None = self._load_detector(self.config)
         self._counts: dict[str, Counter[str]] = {
             "encoding": Counter(),
@@ -349,8 +357,11 @@ class CharsetMiddleware:
             decision = dataclasses.replace(decision, sniffed_type=sniffed)
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(keys.sniffed_type(sniffed))
+        codec, decoded = response_codec(response.body, decision.encoding)
+        if text is None:
+            text = decoded
         try:
-            new = _rebuild(response, codec_name(decision.encoding))
+            new = _rebuild(response, codec)
         except Exception:  # a third-party class whose __init__ breaks the attributes contract
             self._unsupported(type(response))
             self._skip(request, response, "unsupported_class")
@@ -360,8 +371,9 @@ class CharsetMiddleware:
             # (w3lib); browsers have no UTF-32, and FF FE 00 00 is a UTF-16LE BOM and a NUL.
             text = decode(response.body, decision.encoding)
         if text is not None and isinstance(new, TextResponse):
-            # The text is already known (the UTF-8 check decoded the body, or the case
-            # above): hand it over, exactly what decode() gives, rather than decode again.
+            # The text is already known (the UTF-8 check or the choice of the codec
+            # decoded the body, or the case above): hand it over, exactly what decode()
+            # gives, rather than decode again.
             new._cached_ubody = text
         self._record(response, decision)
         tagged = decision.as_dict()
