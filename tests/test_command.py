@@ -269,8 +269,12 @@ def test_trail_records_each_step() -> None:
     }
     assert trail["in_document"]["encoding"] == "UTF-8"
     assert trail["in_document"]["offset"] == 38
-    assert trail["utf8"] == {"valid": True, "ascii": False, "first_invalid_offset": None}
-    assert set(trail["detection"]) >= {"available"}
+    # The header decided: the rules after it did not run (the declarations after it are
+    # read for conflicts).
+    assert trail["utf8"] is None
+    assert trail["not_run"] == ["utf-8", "detected", "default"]
+    assert trail["detection"]["ran"] is False
+    assert trail["detection"]["result"] is None
 
 
 # --- Offline files that are not demo pages ------------------------------------------------
@@ -412,6 +416,7 @@ def test_project_settings_apply(entry_point: Path, demo_files: Path) -> None:
     trail = json.loads(result.stdout)
     assert trail["trail"]["detection"] == {
         "applies": True,
+        "ran": True,
         "available": False,
         "error": None,
         "result": None,
