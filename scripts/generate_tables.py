@@ -12,6 +12,13 @@ Usage::
 ``--spec-dir`` defaults to ``../shared/spec/whatwg-encoding`` beside the repository (or
 the ``SCRAPY_CHARSET_SPEC_DIR`` environment variable). ``--check`` writes nothing and exits
 non-zero when a generated module differs from what the data would generate.
+
+``_multibyte.py`` is also a function of the running CPython: its corrections are the
+differences between the standard's CJK decoders and CPython's C codecs. It records the
+Python version it was generated with and :func:`codec_fingerprint`, a SHA-256 of every
+codec output it compared; ``--check`` ignores the version when the fingerprint is the same,
+and a test that needs no spec data recomputes the fingerprint, so a CPython whose codecs
+changed is noticed even where the spec data is absent.
 """
 
 from __future__ import annotations
@@ -19,8 +26,10 @@ from __future__ import annotations
 import argparse
 import bisect
 import codecs
+import hashlib
 import json
 import os
+import platform
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -143,10 +152,15 @@ def generate_single_byte(spec_dir: Path) -> str:
     """
     provenance: list[str] = []
     tables: dict[str, str] = {}
+    aliases: dict[str, str] = {}  # an encoding whose index an earlier one has -> that one
+    first_with: dict[str, str] = {}
     for name, index_name in SINGLE_BYTE.items():
+        if index_name in first_with:
+            aliases[name] = first_with[index_name]
+            continue
+        first_with[index_name] = name
         index, source = read_index(spec_dir, index_name)
-        if source not in provenance:
-            provenance.append(source)
+        provenance.append(source)
         tables[name] = "".join(chr(index.get(pointer, 0xFFFD)) for pointer in range(128))
     lines = [index_header(provenance), '"""Single-byte decoding tables: bytes 0x80-0xFF."""', ""]
     lines.append("from __future__ import annotations")
@@ -160,6 +174,10 @@ def generate_single_byte(spec_dir: Path) -> str:
             lines.append(f'        "{chunk}"')
         lines.append("    ),")
     lines.append("}")
+    for name, same in aliases.items():
+        lines.append("")
+        lines.append(f"#: {name} decodes with {same}'s index (it differs only in directionality).")
+        lines.append(f"HIGH_HALVES[{name!r}] = HIGH_HALVES[{same!r}]")
     return "\n".join(lines) + "\n"
 
 
@@ -332,6 +350,37 @@ def _compare(
         wrong.setdefault(c_text, []).append((seq, spec_text))
 
 
+def _fingerprint_record(seq: bytes, text: str | None) -> bytes:
+    output = b"\xff" if text is None else text.encode("utf-8", "surrogatepass")
+    return seq + b"\x00" + output + b"\x00"
+
+
+def codec_fingerprint(c_codecs: dict[str, str] | None = None) -> str:
+    """SHA-256 of the CPython C codecs' outputs the corrections are diffed against.
+
+    For each codec: its decoding of every sequence the generator compares (the index
+    sequences, every one- and two-byte sequence from a non-ASCII lead, EUC-JP's three-byte
+    ones, gb18030's four-byte ones), and its encoding of every code point (an unencodable
+    one as its backslash escape). It needs no spec data.
+    """
+    digest = hashlib.sha256()
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    for name, codec in (c_codecs or C_CODECS).items():
+        digest.update(f"{name}={codec}\n".encode())
+        for seq in sorted({*_lookup_sequences(name), *_decoded_sequences(name)}):
+            digest.update(_fingerprint_record(seq, _c_lookup(codec, seq)))
+        if name == "gb18030":
+            for seq, text in _gb18030_four_byte(codec):
+                digest.update(_fingerprint_record(seq, text))
+        digest.update(everything.encode(codec, "backslashreplace"))
+    return digest.hexdigest()
+
+
+#: The line of ``_multibyte.py`` that records the Python version; ``--check`` compares the
+#: rest (the fingerprint decides whether the codecs are the same).
+_PYTHON_VERSION_LINE = re.compile(r'^PYTHON_VERSION = "[^"]*"$', re.MULTILINE)
+
+
 def _encoder_skips(name: str, seq: bytes) -> bool:
     """Index sequences the standard's encoder never outputs."""
     if name == "Big5":
@@ -461,6 +510,12 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("")
     lines.append("from __future__ import annotations")
     lines.append("")
+    lines.append("#: The CPython whose C codecs the corrections below are diffed against.")
+    lines.append(f'PYTHON_VERSION = "{platform.python_version()}"')
+    lines.append("#: SHA-256 of those codecs' outputs (generate_tables.codec_fingerprint): when")
+    lines.append("#: the running CPython gives another, regenerate the tables.")
+    lines.append(f'CODEC_FINGERPRINT = "{codec_fingerprint()}"')
+    lines.append("")
     lines.append("#: Encoding name -> the closest Python C codec.")
     lines.append("C_CODECS: dict[str, str] = {")
     lines.extend(f"    {name!r}: {codec!r}," for name, codec in C_CODECS.items())
@@ -489,9 +544,6 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("}")
     lines.append("")
     lines.append(
-        "#: A C codec output character that is wrong only where this sequence produced it."
-    )
-    lines.append(
         "#: Code point -> the encoder's bytes where the C codec's do not decode back (b\"\": none)."
     )
     lines.append("ENCODE: dict[str, dict[str, bytes]] = {")
@@ -501,6 +553,9 @@ def generate_multi_byte(spec_dir: Path) -> str:
         lines.append("    },")
     lines.append("}")
     lines.append("")
+    lines.append(
+        "#: A C codec output character that is wrong only where this sequence produced it."
+    )
     lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
     for name, triggers in ambiguous.items():
         lines.append(f"    {name!r}: (")
@@ -518,6 +573,10 @@ GENERATORS: dict[str, Callable[[Path], str]] = {
 }
 
 
+def _comparable(text: str) -> str:
+    return _PYTHON_VERSION_LINE.sub('PYTHON_VERSION = "..."', text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec-dir", type=Path, default=None)
@@ -532,7 +591,9 @@ def main(argv: list[str] | None = None) -> int:
         text = generate(spec_dir)
         path = OUT_DIR / filename
         if args.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            if not path.is_file() or _comparable(path.read_text(encoding="utf-8")) != _comparable(
+                text
+            ):
                 stale.append(filename)
         else:
             path.write_text(text, encoding="utf-8")
