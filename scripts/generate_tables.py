@@ -33,6 +33,7 @@ import platform
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -436,6 +437,72 @@ def _encoder_overrides(  # noqa: PLR0917
     return overrides
 
 
+def _text_literal(text: str) -> str:
+    """A str literal with every non-ASCII or quote character escaped."""
+    return (
+        '"'
+        + "".join(
+            chr(ord(c))
+            if 0x20 <= ord(c) < 0x7F and c not in '"\\'
+            else f"\\U{ord(c):08x}"
+            if ord(c) > 0xFFFF
+            else f"\\u{ord(c):04x}"
+            for c in text
+        )
+        + '"'
+    )
+
+
+@dataclass
+class _Corrections:
+    """What one CJK encoding's decoder corrects in its C codec, and its encoder's bytes."""
+
+    diff: dict[bytes, str] = field(default_factory=dict)
+    fix: dict[str, str] = field(default_factory=dict)
+    ambiguous: list[tuple[str, bytes]] = field(default_factory=list)
+    overrides: dict[str, bytes] = field(default_factory=dict)
+
+
+def _corrections(name: str, codec: str, lookup: Lookup) -> _Corrections:
+    """Compare the standard's decoder of *name* with the C *codec*."""
+    from scrapy_charset.whatwg.multibyte import STEPS, step_decode
+
+    step = STEPS[name]
+    found = _Corrections()
+    diff = found.diff
+    # C output of a correct sequence, and what each wrong one should give
+    right: set[str] = set()
+    wrong: dict[str, list[tuple[bytes, str]]] = {}
+
+    # the text the steps produce where the C codec fails
+    produced_by_steps: set[str] = set()
+    for seq in _lookup_sequences(name):
+        expected = lookup(seq)
+        c_text = _c_lookup(codec, seq)
+        if c_text != expected:
+            diff[seq] = expected or ""
+            if c_text is None:
+                produced_by_steps.update(expected or "")
+    for seq in _decoded_sequences(name):
+        spec_text = step_decode(seq, step, lookup)
+        _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
+    if name == "gb18030":
+        for seq, c_text in _gb18030_four_byte(codec):
+            expected = lookup(seq)
+            if c_text != expected:
+                diff[seq] = expected or ""
+                if c_text is None:
+                    produced_by_steps.update(expected or "")
+            _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
+    for char, cases in sorted(wrong.items()):
+        if len(cases) == 1 and char not in right and char not in produced_by_steps:
+            found.fix[char] = cases[0][1]
+        else:
+            found.ambiguous.extend((char, seq) for seq, _ in cases)
+    found.overrides = _encoder_overrides(name, codec, lookup, step, diff, wrong)
+    return found
+
+
 def generate_multi_byte(spec_dir: Path) -> str:
     """The corrections the CJK decoders apply to Python's C codecs.
 
@@ -445,64 +512,13 @@ def generate_multi_byte(spec_dir: Path) -> str:
       differently, unique to that sequence -> the standard's text;
     - ``AMBIGUOUS``: such a character that is not unique, with the sequence to look for.
     """
-    from scrapy_charset.whatwg.multibyte import STEPS, step_decode
-
     provenance: list[str] = []
     spec = _spec_lookups(spec_dir, provenance)
-    diffs: dict[str, dict[bytes, str]] = {}
-    fixes: dict[str, dict[str, str]] = {}
-    ambiguous: dict[str, list[tuple[str, bytes]]] = {}
-    overrides: dict[str, dict[str, bytes]] = {}
-    for name, codec in C_CODECS.items():
-        lookup, step = spec[name], STEPS[name]
-        diff: dict[bytes, str] = {}
-        # C output of a correct sequence, and what each wrong one should give
-        right: set[str] = set()
-        wrong: dict[str, list[tuple[bytes, str]]] = {}
-
-        # the text the steps produce where the C codec fails
-        produced_by_steps: set[str] = set()
-        for seq in _lookup_sequences(name):
-            expected = lookup(seq)
-            c_text = _c_lookup(codec, seq)
-            if c_text != expected:
-                diff[seq] = expected or ""
-                if c_text is None:
-                    produced_by_steps.update(expected or "")
-        for seq in _decoded_sequences(name):
-            spec_text = step_decode(seq, step, lookup)
-            _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
-        if name == "gb18030":
-            for seq, c_text in _gb18030_four_byte(codec):
-                expected = lookup(seq)
-                if c_text != expected:
-                    diff[seq] = expected or ""
-                    if c_text is None:
-                        produced_by_steps.update(expected or "")
-                _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
-        fix: dict[str, str] = {}
-        ambiguous[name] = []
-        for char, cases in sorted(wrong.items()):
-            if len(cases) == 1 and char not in right and char not in produced_by_steps:
-                fix[char] = cases[0][1]
-            else:
-                ambiguous[name].extend((char, seq) for seq, _ in cases)
-        diffs[name], fixes[name] = diff, fix
-        overrides[name] = _encoder_overrides(name, codec, lookup, step, diff, wrong)
-
-    def text_literal(text: str) -> str:
-        return (
-            '"'
-            + "".join(
-                chr(ord(c))
-                if 0x20 <= ord(c) < 0x7F and c not in '"\\'
-                else f"\\U{ord(c):08x}"
-                if ord(c) > 0xFFFF
-                else f"\\u{ord(c):04x}"
-                for c in text
-            )
-            + '"'
-        )
+    found = {name: _corrections(name, codec, spec[name]) for name, codec in C_CODECS.items()}
+    diffs = {name: item.diff for name, item in found.items()}
+    fixes = {name: item.fix for name, item in found.items()}
+    ambiguous = {name: item.ambiguous for name, item in found.items()}
+    overrides = {name: item.overrides for name, item in found.items()}
 
     provenance.append("The differences are against Python's codecs " + ", ".join(C_CODECS.values()))
     lines = [index_header(provenance)]
@@ -528,7 +544,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     for name, diff in diffs.items():
         lines.append(f"    {name!r}: {{")
         lines.extend(
-            f"        {seq!r}: {text_literal(text)}," for seq, text in sorted(diff.items())
+            f"        {seq!r}: {_text_literal(text)}," for seq, text in sorted(diff.items())
         )
         lines.append("    },")
     lines.append("}")
@@ -539,7 +555,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("FIXES: dict[str, dict[str, str]] = {")
     for name, fix in fixes.items():
         lines.append(f"    {name!r}: {{")
-        lines.extend(f"        {text_literal(c)}: {text_literal(t)}," for c, t in fix.items())
+        lines.extend(f"        {_text_literal(c)}: {_text_literal(t)}," for c, t in fix.items())
         lines.append("    },")
     lines.append("}")
     lines.append("")
@@ -549,7 +565,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("ENCODE: dict[str, dict[str, bytes]] = {")
     for name, override in overrides.items():
         lines.append(f"    {name!r}: {{")
-        lines.extend(f"        {text_literal(c)}: {seq!r}," for c, seq in override.items())
+        lines.extend(f"        {_text_literal(c)}: {seq!r}," for c, seq in override.items())
         lines.append("    },")
     lines.append("}")
     lines.append("")
@@ -559,7 +575,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
     for name, triggers in ambiguous.items():
         lines.append(f"    {name!r}: (")
-        lines.extend(f"        ({text_literal(c)}, {seq!r})," for c, seq in triggers)
+        lines.extend(f"        ({_text_literal(c)}, {seq!r})," for c, seq in triggers)
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"

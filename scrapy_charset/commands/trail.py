@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request
-from scrapy.http import Headers, TextResponse
+from scrapy.http import Headers, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.config import CharsetConfig
@@ -216,23 +216,17 @@ def explain(
     :param redirects: the ``(url, status or reason)`` of each redirect that led to *url*.
     """
     config = config or CharsetConfig()
-    scrapy_headers = Headers(headers or {})
-    if content_type is None:
-        content_type = combined_value(scrapy_headers.getlist(b"Content-Type"))
-    elif b"Content-Type" not in scrapy_headers:
-        scrapy_headers[b"Content-Type"] = content_type.encode("latin-1")
-    response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
+    content_type, plain = _response(body, url, content_type, headers)
     out: dict[str, Any] = {
         "url": url,
         "status": status,
         "redirects": [{"url": where, "status": why} for where, why in redirects],
         "content_type": content_type,
-        "response_class": response_class.__name__,
+        "response_class": type(plain).__name__,
         "body_length": len(body),
     }
     # The middleware's own rules: which responses it leaves alone, which kind of rules
     # decode the others.
-    plain = response_class(url=url, body=body, headers=scrapy_headers)
     reason, found_kind, _ = skip_reason(Request(url), plain, config.skip_content_types)
     kind = kind or found_kind
     out["kind"] = kind
@@ -241,8 +235,39 @@ def explain(
         out["note"] = f"scrapy-charset leaves this response alone ({out['skipped']})"
         return out
     if not isinstance(plain, TextResponse):
-        plain = TextResponse(url=url, body=body, headers=scrapy_headers)
+        plain = TextResponse(url=url, body=body, headers=plain.headers)
+    out["override"] = override
+    decision, out["trail"] = _decide(body, url, content_type, kind, override, config)
+    out["decision"] = decision.as_dict()
+    text = decode(body, decision.encoding)
+    out["scrapy"], out["difference"] = _compare(plain, text)
+    out["replacement_chars"] = text.count("\ufffd")
+    out["damage"] = _damage(text)
+    return out
 
+
+def _response(
+    body: bytes, url: str, content_type: str | None, headers: Headers | dict[str, Any] | None
+) -> tuple[str | None, Response]:
+    """The ``Content-Type`` (given, or from *headers*) and the response Scrapy makes."""
+    scrapy_headers = Headers(headers or {})
+    if content_type is None:
+        content_type = combined_value(scrapy_headers.getlist(b"Content-Type"))
+    elif b"Content-Type" not in scrapy_headers:
+        scrapy_headers[b"Content-Type"] = content_type.encode("latin-1")
+    response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
+    return content_type, response_class(url=url, body=body, headers=scrapy_headers)
+
+
+def _decide(  # noqa: PLR0917
+    body: bytes,
+    url: str,
+    content_type: str | None,
+    kind: Kind,
+    override: str | None,
+    config: CharsetConfig,
+) -> tuple[EncodingDecision, dict[str, Any]]:
+    """The decision, as the middleware makes it with the project's settings, and its trail."""
     detector, error = _load_detector(config)
     trace = Trace()
     decision = sniff(
@@ -255,14 +280,7 @@ def explain(
         default=config.default_encoding if kind in ("html", "text") else None,
         trace=trace,
     )
-    out["override"] = override
-    out["trail"] = _steps(trace, decision, detector, error)
-    out["decision"] = decision.as_dict()
-    text = decode(body, decision.encoding)
-    out["scrapy"], out["difference"] = _compare(plain, text)
-    out["replacement_chars"] = text.count("\ufffd")
-    out["damage"] = _damage(text)
-    return out
+    return decision, _steps(trace, decision, detector, error)
 
 
 # --- The text for a terminal ---------------------------------------------------------
