@@ -3,6 +3,7 @@ running CPython's CJK codecs."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import platform
 import subprocess
@@ -39,13 +40,16 @@ def test_generated_modules_record_the_spec_revision() -> None:
     assert "Do not edit" in text
 
 
+@functools.cache
 def _generator() -> ModuleType:
+    """scripts/generate_tables.py as a module (scripts/ is not a package)."""
     spec = importlib.util.spec_from_file_location(
         "generate_tables", REPO / "scripts" / "generate_tables.py"
     )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
