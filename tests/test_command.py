@@ -662,7 +662,7 @@ def test_crawl_log_stays_off_the_trail(
     assert result.returncode == 0, result.stderr
     assert "Decision      windows-1252: source header" in result.stdout
     assert "In this crawl  windows-1252 (header)" in result.stdout
-    assert ("header_meta_conflict" in result.stderr) is logged
+    assert ("[scrapy_charset.middleware] WARNING" in result.stderr) is logged
     assert (result.stderr == "") is not logged
 
 
