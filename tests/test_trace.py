@@ -185,7 +185,7 @@ def _summary(record: Any) -> Any:
     if isinstance(record, DeclarationSeen):
         return replace(record, ignored=())
     if isinstance(record, Utf8Seen):
-        return replace(record, mostly=None)
+        return replace(record, counts=None, mostly=False)
     return record
 
 
@@ -198,14 +198,24 @@ def test_trace_keeps_the_declarations_passed_over() -> None:
     ]
 
 
+def test_trace_counts_when_the_mostly_utf8_rule_says_no() -> None:
+    trace = Trace()
+    sniff(LATIN, trace=trace)
+    assert trace.utf8 is not None
+    assert trace.utf8.mostly is False
+    assert trace.utf8.counts is not None
+    assert (trace.utf8.counts.valid, trace.utf8.counts.invalid) == (0, 3)
+
+
 def test_trace_counts_of_the_mostly_utf8_rule() -> None:
     body = "<p>Café ".encode() * 10 + b"\x92" + "<p>Café".encode()
     trace = Trace()
     decision = sniff(body, trace=trace)
     assert decision.detector == "mostly-utf-8"
     assert trace.utf8 is not None
-    assert trace.utf8.mostly is not None
-    assert (trace.utf8.mostly.valid, trace.utf8.mostly.invalid) == (11, 1)
+    assert trace.utf8.mostly is True
+    assert trace.utf8.counts is not None
+    assert (trace.utf8.counts.valid, trace.utf8.counts.invalid) == (11, 1)
     assert trace.utf8.first_invalid_offset == body.index(b"\x92")
 
 

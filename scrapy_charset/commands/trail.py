@@ -326,9 +326,10 @@ def _utf8(found: dict[str, Any]) -> str:
             said += ", with ISO-2022-JP escapes: left to detection"
         return said
     said = f"not valid (first invalid byte at {found['first_invalid_offset']})"
-    mostly = found.get("mostly_utf8")
-    if mostly is not None:
-        said += f"; mostly UTF-8 ({mostly['valid']} valid, {mostly['invalid']} invalid)"
+    counts = found.get("mostly_utf8")
+    if counts is not None:
+        verdict = "mostly UTF-8" if counts["decided"] else "not mostly UTF-8"
+        said += f"; {verdict} ({counts['valid']} valid, {counts['invalid']} invalid sequences)"
     return said
 
 

@@ -29,7 +29,13 @@ from scrapy_charset.sniff.trace import (
     Utf8Seen,
 )
 from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import decode_utf8, has_iso2022jp_escapes, is_utf8, mostly_utf8
+from scrapy_charset.sniff.utf8 import (
+    decode_utf8,
+    has_iso2022jp_escapes,
+    is_utf8,
+    mostly_utf8,
+    utf8_evidence,
+)
 from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.labels import ASCII_WHITESPACE, get_encoding
 
@@ -187,7 +193,14 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
     start = first_non_ascii(ctx.body) or 0
     evidence = mostly_utf8(ctx.body[start : start + DEFAULT_WINDOW])
     if ctx.trace is not None:
-        ctx.trace.utf8 = Utf8Seen(False, False, _first_invalid(ctx.body), mostly=evidence)
+        window = ctx.body[start : start + DEFAULT_WINDOW]
+        ctx.trace.utf8 = Utf8Seen(
+            False,
+            False,
+            _first_invalid(ctx.body),
+            counts=evidence or utf8_evidence(window),
+            mostly=evidence is not None,
+        )
     if evidence is None:
         return None
     return EncodingDecision(

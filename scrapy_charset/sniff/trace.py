@@ -87,14 +87,16 @@ class DeclarationSeen:
 @dataclass(frozen=True)
 class Utf8Seen:
     """The UTF-8 rule: whether the body is valid UTF-8 (and only ASCII), the first invalid
-    byte, seven-bit ISO-2022-JP escapes that leave the body to detection, and the counts of
-    the mostly-UTF-8 rule when it was consulted."""
+    byte, seven-bit ISO-2022-JP escapes that leave the body to detection; for a body that
+    is not valid, the counts the mostly-UTF-8 rule read in its window and whether they
+    make it mostly UTF-8."""
 
     valid: bool
     ascii: bool
     first_invalid_offset: int | None
     iso2022jp_escapes: bool = False
-    mostly: Utf8Evidence | None = None
+    counts: Utf8Evidence | None = None
+    mostly: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -104,8 +106,12 @@ class Utf8Seen:
         }
         if self.iso2022jp_escapes:
             out["iso2022jp_escapes"] = True
-        if self.mostly is not None:
-            out["mostly_utf8"] = {"valid": self.mostly.valid, "invalid": self.mostly.invalid}
+        if self.counts is not None:
+            out["mostly_utf8"] = {
+                "valid": self.counts.valid,
+                "invalid": self.counts.invalid,
+                "decided": self.mostly,
+            }
         return out
 
 
