@@ -287,13 +287,16 @@ def _decide(  # noqa: PLR0917
 
 
 def _value(value: Any) -> str:
-    """A value as a reader writes it: ``none``, ``yes``/``no``, two decimals."""
+    """A value as a reader writes it: ``none``, ``yes``/``no``, two decimals, and so
+    inside a list."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.2f}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
     return str(value)
 
 
