@@ -9,16 +9,16 @@ Usage::
 
     python scripts/generate_tables.py [--spec-dir DIR] [--check]
 
-``--spec-dir`` defaults to ``../shared/spec/whatwg-encoding`` beside the repository (or
-the ``SCRAPY_CHARSET_SPEC_DIR`` environment variable). ``--check`` writes nothing and exits
-non-zero when a generated module differs from what the data would generate.
+``--spec-dir`` defaults to the repository's copy of the data, ``tests/data/whatwg-encoding``
+(its revision and licence are in ``tests/data/README.md``). ``--check`` writes nothing and
+exits non-zero when a generated module differs from what the data would generate.
 
 ``_multibyte.py`` is also a function of the running CPython: its corrections are the
 differences between the standard's CJK decoders and CPython's C codecs. It records the
 Python version it was generated with and :func:`codec_fingerprint`, a SHA-256 of every
 codec output it compared; ``--check`` ignores the version when the fingerprint is the same,
 and a test that needs no spec data recomputes the fingerprint, so a CPython whose codecs
-changed is noticed even where the spec data is absent.
+changed is noticed without regenerating.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import bisect
 import codecs
 import hashlib
 import json
-import os
 import platform
 import re
 import sys
@@ -46,11 +45,8 @@ SPEC_REVISION = "a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a"
 SPEC_URL = "https://encoding.spec.whatwg.org/"
 
 
-def default_spec_dir() -> Path:
-    env = os.environ.get("SCRAPY_CHARSET_SPEC_DIR")
-    if env:
-        return Path(env) / "whatwg-encoding"
-    return REPO.parent / "shared" / "spec" / "whatwg-encoding"
+#: The repository's copy of the Encoding Standard's data files, at :data:`SPEC_REVISION`.
+DEFAULT_SPEC_DIR = REPO / "tests" / "data" / "whatwg-encoding"
 
 
 def header(source: str) -> str:
@@ -598,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spec-dir", type=Path, default=None)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    spec_dir: Path = args.spec_dir or default_spec_dir()
+    spec_dir: Path = args.spec_dir or DEFAULT_SPEC_DIR
     if not (spec_dir / "encodings.json").is_file():
         print(f"error: no encodings.json in {spec_dir}", file=sys.stderr)
         return 2

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from scrapy_charset import decode
 from scrapy_charset.whatwg.codecs import DECODERS, codec_name
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
-from tests.spec import needs_spec
 
 R = "\ufffd"
 
@@ -142,7 +141,6 @@ ERROR_CASES = [
 ]
 
 
-@needs_spec
 @pytest.mark.parametrize(
     ("encoding", "body", "expected"),
     [pytest.param(*case[1:], id=case[0]) for case in ERROR_CASES],
@@ -191,7 +189,6 @@ def test_malformed_utf8(body: bytes, expected: str) -> None:
     assert decode(body, "utf-8") == expected
 
 
-@needs_spec
 @pytest.mark.parametrize(("body", "expected"), [pytest.param(*c[1:], id=c[0]) for c in UTF8_CASES])
 def test_malformed_utf8_reference(body: bytes, expected: str) -> None:
     from tests.whatwg_reference import reference_decode
@@ -350,7 +347,6 @@ def test_decode_hook_refuses_unknown_labels() -> None:
         decode(b"a", "utf-7")
 
 
-@needs_spec
 @pytest.mark.parametrize("encoding", ENCODING_NAMES)
 def test_incremental_decoder_byte_by_byte(encoding: str) -> None:
     from tests.whatwg_reference import reference_decode
@@ -411,7 +407,6 @@ def test_every_decoder_output_is_valid_unicode(body: bytes) -> None:
         text.encode("utf-8")  # no lone surrogates
 
 
-@needs_spec
 @settings(max_examples=300, deadline=None)
 @given(body=STRUCTURED)
 def test_every_decoder_matches_the_reference(body: bytes) -> None:

@@ -16,7 +16,6 @@ import pytest
 
 from scrapy_charset.whatwg.codecs import codec_name
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
-from tests.spec import needs_spec
 from tests.whatwg_reference import (
     BIG5_SPECIAL,
     SINGLE_BYTE,
@@ -24,8 +23,6 @@ from tests.whatwg_reference import (
     index,
     reference_decode,
 )
-
-pytestmark = needs_spec
 
 
 def scrapy_text(body: bytes, encoding: str) -> str:

@@ -141,7 +141,7 @@ def _env() -> dict[str, str]:
 
 #: README's quick start; the fixture below runs its crawl part, as the user would.
 QUICK_START = (
-    'python -m pip install -e ".[demo]" && cd example_project && python -m scrapy crawl demo'
+    'python -m pip install -e ".[demo]" && (cd example_project && python -m scrapy crawl demo)'
 )
 
 

@@ -82,7 +82,7 @@ def test_mostly_utf8_boundary(valid: int, invalid: int, mostly: bool) -> None:
     assert utf8_evidence(body).valid == valid
     assert utf8_evidence(body).invalid == invalid
     assert (mostly_utf8(body) is not None) is mostly
-    decision = sniff(body, "text/html")
+    decision = sniff(body, "text/html", detector=None)  # below the rule, the default decides
     if mostly:
         assert (decision.encoding, decision.source) == ("UTF-8", Source.UTF8)
         assert decision.as_dict()["detector"] == {

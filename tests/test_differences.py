@@ -1,4 +1,5 @@
-"""README's "Deliberate differences from Scrapy's built-in decoding": one test per row.
+"""docs/differences.md, "Deliberate differences from Scrapy's built-in decoding": one test per
+row.
 
 Each case is a body as a server sends it and the text a browser shows (the Encoding
 Standard's decoders, the HTML Standard's sniffing). Scrapy alone gives other text; through
@@ -8,6 +9,7 @@ browsers refuse are in ``test_hostile.py``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.middleware import CharsetMiddleware
+from tests.spec import REPO
 
 URL = "https://example.com/"
 
@@ -118,3 +121,15 @@ def test_difference(
     assert isinstance(processed, TextResponse)
     assert processed.text == browser_text
     assert processed.body is body  # the raw bytes stay untouched
+
+
+def test_one_case_per_documented_row() -> None:
+    """The first table of docs/differences.md names exactly the cases above."""
+    page = (REPO / "docs" / "differences.md").read_text(encoding="utf-8")
+    table = page.split("| Case (test id) |", 1)[1].split("\n\n", 1)[0]
+    documented = {
+        name
+        for line in table.splitlines()[2:]
+        for name in re.findall(r"`([^`]+)`", line.split("|")[1])
+    }
+    assert documented == {param.id for param in ROWS}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import platform
+import re
 import subprocess
 import sys
 from types import ModuleType
@@ -14,18 +15,16 @@ import pytest
 
 from scrapy_charset.whatwg import _multibyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
-from tests.spec import REPO, SPEC_DIR, needs_spec
+from tests.spec import REPO, SPEC_DIR
 
 
-@needs_spec
 def test_generated_modules_are_current() -> None:
+    """``--check`` with no ``--spec-dir``: the default is the repository's own copy."""
     result = subprocess.run(
         [
             sys.executable,
             str(REPO / "scripts" / "generate_tables.py"),
             "--check",
-            "--spec-dir",
-            str(SPEC_DIR / "whatwg-encoding"),
         ],
         capture_output=True,
         text=True,
@@ -96,3 +95,18 @@ def test_check_ignores_only_the_python_version(recorded: str, same: bool) -> Non
 def test_iso_8859_8_i_is_iso_8859_8s_table() -> None:
     # Encoding Standard, 9: both decode with index-iso-8859-8.txt; one table, two names.
     assert HIGH_HALVES["ISO-8859-8-I"] is HIGH_HALVES["ISO-8859-8"]
+
+
+@pytest.mark.parametrize(
+    "source", sorted(p.name for p in SPEC_DIR.iterdir() if p.is_dir()), ids=str
+)
+def test_spec_data_carries_its_licence_and_revision(source: str) -> None:
+    """Each copied source keeps its licence file and has a section in tests/data/README.md
+    with a pinned commit; the Encoding Standard's is the revision the tables record."""
+    assert (SPEC_DIR / source / "LICENSE").is_file()
+    readme = (SPEC_DIR / "README.md").read_text("utf-8")
+    section = readme.split(f"## {source}/\n", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"commit\s+`[0-9a-f]{40}`", section)
+    assert "Licence:" in section
+    if source == "whatwg-encoding":
+        assert "a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a" in section

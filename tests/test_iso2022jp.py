@@ -16,10 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset.whatwg import iso2022jp
-from tests.spec import needs_spec
 from tests.whatwg_reference import reference_decode
-
-pytestmark = needs_spec
 
 JIS = b"\x1b$B0!F|K\\\x1b(B"  # 亜日本, back to ASCII
 BAD = "\ufffd"

@@ -8,12 +8,10 @@ import pytest
 
 from scrapy_charset import lookup
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, LABELS, is_refused
-from tests.spec import HAVE_SPEC, SPEC_DIR, needs_spec
+from tests.spec import SPEC_DIR
 
 
 def _spec_labels() -> list[tuple[str, str]]:
-    if not HAVE_SPEC:
-        return []
     data = json.loads((SPEC_DIR / "whatwg-encoding" / "encodings.json").read_text("utf-8"))
     return [
         (label, encoding["name"])
@@ -26,14 +24,12 @@ def _spec_labels() -> list[tuple[str, str]]:
 SPEC_LABELS = _spec_labels()
 
 
-@needs_spec
 def test_table_is_the_whole_spec_table() -> None:
     assert len(SPEC_LABELS) == 228
     assert dict(SPEC_LABELS) == LABELS
     assert len(ENCODING_NAMES) == 40
 
 
-@needs_spec
 @pytest.mark.parametrize(("label", "name"), SPEC_LABELS, ids=[lab for lab, _ in SPEC_LABELS])
 def test_every_label(label: str, name: str) -> None:
     assert lookup(label) == name
@@ -98,7 +94,6 @@ def test_refused_means_python_knows_it(label: str, refused: bool) -> None:
     assert is_refused(label) is refused
 
 
-@needs_spec
 def test_wpt_unsupported_labels() -> None:
     lines = (SPEC_DIR / "wpt-encoding" / "unsupported-labels.txt").read_text("utf-8")
     labels = [line for line in lines.splitlines() if line and not line.startswith("#")]

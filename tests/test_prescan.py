@@ -13,7 +13,7 @@ import pytest
 
 from scrapy_charset import lookup, sniff
 from scrapy_charset.sniff.prescan import extract_meta_charset, get_xml_encoding, prescan
-from tests.spec import SPEC_DIR, needs_spec, read_dat
+from tests.spec import SPEC_DIR, read_dat
 
 
 def _cases(*paths: Path) -> list[Any]:
@@ -33,13 +33,11 @@ HTML5LIB = _cases(
 PRESCAN3 = _cases(SPEC_DIR / "html5prescan" / "prescan3.dat")
 
 
-@needs_spec
 def test_suite_sizes() -> None:
     assert len(HTML5LIB) == 82
     assert len(PRESCAN3) == 26
 
 
-@needs_spec
 @pytest.mark.parametrize(("data", "expected"), HTML5LIB)
 def test_html5lib_encoding(data: bytes, expected: str) -> None:
     decision = sniff(data)
@@ -51,7 +49,6 @@ def test_html5lib_encoding(data: bytes, expected: str) -> None:
     assert decision.encoding == wanted
 
 
-@needs_spec
 @pytest.mark.parametrize(("data", "expected"), PRESCAN3)
 def test_html5prescan(data: bytes, expected: str) -> None:
     result = prescan(data)

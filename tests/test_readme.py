@@ -1,17 +1,119 @@
-"""README.md's Python examples run as doctests, so the guide cannot drift from the code."""
+"""The Python examples of README.md and of every docs/*.md page run as doctests, so the
+documentation cannot drift from the code.
+
+An example is a ``>>>`` session in a fenced code block (```` ```pycon ````, or
+```` ```python ```` holding a session); the rest of the page is left out, line numbers
+kept, so a session needs no blank line before its closing fence. Each page's examples
+share one namespace, in order, as ``doctest.testfile`` would run them.
+"""
 
 from __future__ import annotations
 
 import doctest
+import re
+from pathlib import Path
+
+import pytest
 
 from tests.spec import REPO
 
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\w*)")
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
-def test_readme_examples() -> None:
-    result = doctest.testfile(
-        str(REPO / "README.md"),
-        module_relative=False,
-        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
-    )
-    assert result.attempted > 0
-    assert result.failed == 0
+
+def sessions(text: str) -> str:
+    """*text* with every line outside a session's fenced block blanked."""
+    kept: list[str] = []
+    fence, language = "", ""
+    block: list[str] = []
+    for line in text.splitlines():
+        if not fence:
+            opening = FENCE.match(line)
+            if opening:
+                fence, language, block = opening.group(1), opening.group(2), []
+            kept.append("")
+            continue
+        closing = line.strip()
+        if closing and set(closing) == {fence[0]} and len(closing) >= len(fence):
+            session = language in ("pycon", "python", "") and any(
+                b.lstrip().startswith(">>>") for b in block
+            )
+            kept.extend(block if session else [""] * len(block))
+            kept.append("")
+            fence = ""
+            continue
+        block.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def run_page(path: Path) -> tuple[doctest.TestResults, str]:
+    text = sessions(path.read_text(encoding="utf-8"))
+    test = doctest.DocTestParser().get_doctest(text, {}, path.name, str(path), 0)
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=report.append)
+    return runner.summarize(verbose=False), "".join(report)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.relative_to(REPO).as_posix() for p in PAGES])
+def test_examples(path: Path) -> None:
+    result, report = run_page(path)
+    assert result.failed == 0, report
+
+
+def test_the_reference_has_examples() -> None:
+    """The API pages carry sessions (an extraction that found none would pass silently)."""
+    for name in ("decision.md", "detection.md", "decoders.md", "item-checks.md"):
+        assert run_page(REPO / "docs" / name)[0].attempted > 0, name
+
+
+def test_a_failing_session_fails() -> None:
+    text = "# Page\n\n```pycon\n>>> 1 + 1\n3\n```\n"
+    test = doctest.DocTestParser().get_doctest(sessions(text), {}, "page", "page.md", 0)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=lambda _: None)
+    assert runner.summarize(verbose=False) == (1, 1)
+    assert sessions(text).splitlines()[3] == ">>> 1 + 1"  # line numbers kept
+
+
+# --- README.md: what PyPI shows ------------------------------------------------------------
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+BLOB = "https://github.com/scrapy-charset/scrapy-charset/blob/main/"
+
+
+def _section(title: str) -> str:
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _commands(section: str) -> list[str]:
+    return re.findall(r"```console\n(.*?)\n```", section, re.DOTALL)
+
+
+def test_readme_links_work_on_pypi() -> None:
+    """PyPI renders README.md away from the repository: every link is absolute, and those
+    into the repository name files that exist."""
+    links = re.findall(r"\]\(([^)]+)\)", README)
+    assert links
+    assert [link for link in links if not link.startswith("https://")] == []
+    for link in links:
+        if link.startswith(BLOB):
+            assert (REPO / link.removeprefix(BLOB).split("#")[0]).exists(), link
+
+
+def test_quick_start_is_clone_then_two_commands() -> None:
+    """Clone first; then one command installs and runs the demo, one installs and runs
+    the tests, each from the clone's root whatever ran before (the demo's ``cd`` is in a
+    subshell)."""
+    clone, demo, tests = _commands(_section("Quick start"))
+    assert clone.startswith("git clone https://github.com/scrapy-charset/scrapy-charset ")
+    assert demo.startswith('python -m pip install -e ".[demo]" && (cd example_project && ')
+    assert demo.endswith(")")
+    assert tests == 'python -m pip install -e ".[test]" && python -m pytest'
+
+
+def test_ci_runs_the_quick_start_test_command() -> None:
+    tests = _commands(_section("Quick start"))[-1]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in ci

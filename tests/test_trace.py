@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset.decision import Source
-from scrapy_charset.sniff import KINDS, ORDER, Detected, Kind, Trace, sniff
+from scrapy_charset.sniff import KINDS, ORDER, Detected, Detector, Kind, Trace, sniff
 from scrapy_charset.sniff.trace import (
     BomSeen,
     DeclarationSeen,
@@ -142,7 +142,7 @@ CASES = [
     # Step 9: no detector; the default decides.
     pytest.param(
         LATIN,
-        {"default": "windows-1250"},
+        {"default": "windows-1250", "detector": None},
         {
             "bom": BomSeen(None, 0),
             "override": NO_OVERRIDE,
@@ -237,15 +237,19 @@ _DECLARATIONS = {Source.HEADER, Source.META, Source.XML_DECLARATION}
     content_type=HEADERS,
     kind=st.sampled_from(KINDS),
     override=st.none() | st.sampled_from(["latin1", "utf-7", "", "sjis"]),
+    detector=st.sampled_from([_silent, _fixed, None]),
 )
 def test_trace_changes_nothing_and_shows_what_ran(
-    body: bytes, content_type: str | None, kind: Kind, override: str | None
+    body: bytes,
+    content_type: str | None,
+    kind: Kind,
+    override: str | None,
+    detector: Detector | None,
 ) -> None:
-    plain = sniff(body, content_type, "http://example.com/", kind=kind, override=override)
+    options: dict[str, Any] = {"kind": kind, "override": override, "detector": detector}
+    plain = sniff(body, content_type, "http://example.com/", **options)
     trace = Trace()
-    traced = sniff(
-        body, content_type, "http://example.com/", kind=kind, override=override, trace=trace
-    )
+    traced = sniff(body, content_type, "http://example.com/", **options, trace=trace)
     assert traced == plain
     assert traced.details == plain.details
     # Every step up to the deciding one ran; after it, only declarations (for conflicts).

@@ -57,6 +57,8 @@ def inspect_text(value: str, *, legacy: bool = False) -> TextReport:
     windows-1252, UTF-8 read as Shift_JIS, other single-byte encodings, C1 controls.
     Nothing else in the text is ever changed.
     """
+    if not isinstance(value, str):
+        raise TypeError(f"inspect_text() argument 'value' must be str, not {type(value).__name__}")
     if value.isascii():
         return CLEAN
     replacements = value.count("\ufffd")

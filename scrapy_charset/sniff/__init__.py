@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector
+from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector, get_detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan, utf16_xml_declaration
 from scrapy_charset.sniff.text import first_non_ascii
@@ -285,24 +286,29 @@ _DEFAULTS: dict[Kind, str] = {
 
 def sniff(
     body: bytes,
-    content_type: str | None = None,
+    content_type: str | bytes | None = None,
     url: str | None = None,
     *,
     kind: Kind = "html",
     override: str | None = None,
-    detector: Detector | None = None,
+    detector: Detector | str | None = "default",
     default: str | None = None,
     trace: Trace | None = None,
 ) -> EncodingDecision:
     """Determine the encoding of *body* as a browser does, and say how.
 
-    :param body: the raw body (after content-encoding is removed).
-    :param content_type: the ``Content-Type`` header value; several values may be joined
-        with commas, as HTTP combines duplicate headers.
+    :param body: the raw body (after content-encoding is removed): ``bytes``,
+        ``bytearray`` or ``memoryview``.
+    :param content_type: the ``Content-Type`` header value, ``str`` or ``bytes`` (as
+        Scrapy's ``response.headers`` gives it, read as latin-1); several values may be
+        joined with commas, as HTTP combines duplicate headers.
     :param url: the response URL, a hint for detection (its top-level domain).
     :param kind: ``"html"``, ``"xml"``, ``"json"`` or ``"text"``: which rules apply.
     :param override: a label that overrides every declaration but a BOM.
-    :param detector: called for an undeclared body that is not UTF-8.
+    :param detector: for an undeclared body that is not UTF-8: a name as the
+        ``CHARSET_DETECTOR`` setting takes (by default the middleware's default detector;
+        ``"none"`` turns detection off), a :data:`Detector` callable, or None (no detection).
+    :raises TypeError: for an argument of the wrong type, naming it.
     :param default: the encoding when nothing else decides (``windows-1252`` for HTML and
         text, ``UTF-8`` for XML and JSON). It must be an Encoding Standard name or label.
     :param trace: a :class:`Trace` to fill with what each step saw (``scrapy charset``
@@ -325,12 +331,12 @@ def sniff(
 
 def sniff_with_text(
     body: bytes,
-    content_type: str | None = None,
+    content_type: str | bytes | None = None,
     url: str | None = None,
     *,
     kind: Kind = "html",
     override: str | None = None,
-    detector: Detector | None = None,
+    detector: Detector | str | None = "default",
     default: str | None = None,
 ) -> tuple[EncodingDecision, str | None]:
     """:func:`sniff`, plus the body's text when deciding already decoded it, else None.
@@ -357,13 +363,26 @@ def sniff_with_text(
 def _context(
     body: bytes,
     *,
-    content_type: str | None,
+    content_type: str | bytes | None,
     url: str | None,
     kind: Kind,
     override: str | None,
-    detector: Detector | None,
+    detector: Detector | str | None,
     default: str | None,
 ) -> _Context:
+    _require("body", body, (bytes, bytearray, memoryview), "bytes, bytearray or memoryview")
+    _require("content_type", content_type, (str, bytes, type(None)), "str, bytes or None")
+    _require("url", url, (str, type(None)), "str or None")
+    _require("kind", kind, (str,), "str")
+    _require("override", override, (str, type(None)), "str or None")
+    _require("default", default, (str, type(None)), "str or None")
+    if isinstance(detector, str):
+        detector = _named_detector(detector)
+    elif detector is not None and not callable(detector):
+        raise TypeError(
+            "sniff() argument 'detector' must be a detector name, a callable or None, "
+            f"not {type(detector).__name__}"
+        )
     if kind not in ORDER:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     fallback = _DEFAULTS[kind] if default is None else get_encoding(default)
@@ -372,13 +391,29 @@ def _context(
     return _Context(
         # A bytes object is used as it is: copying a large body would double its memory.
         body=body if type(body) is bytes else bytes(body),
-        content_type=content_type,
+        content_type=content_type.decode("latin-1")
+        if isinstance(content_type, bytes)
+        else content_type,
         url=url,
         kind=kind,
         override=override,
         detector=detector,
         default=fallback,
     )
+
+
+def _require(argument: str, value: object, types: tuple[type, ...], accepted: str) -> None:
+    if not isinstance(value, types):
+        raise TypeError(
+            f"sniff() argument {argument!r} must be {accepted}, not {type(value).__name__}"
+        )
+
+
+@lru_cache(maxsize=16)
+def _named_detector(name: str) -> Detector | None:
+    """The detector a ``CHARSET_DETECTOR`` name gives, with the middleware's defaults for
+    the window and the TLD prior; built once per name."""
+    return get_detector(name)
 
 
 def _determine(ctx: _Context) -> EncodingDecision:

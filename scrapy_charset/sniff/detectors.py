@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
@@ -277,13 +278,17 @@ class ChardetBackend:
 
     def rank_among(self, text: bytes, names: Sequence[str]) -> Sequence[Candidate]:
         """Candidates among the chardet codec *names*, best first."""
-        results = self._detect_all(
-            text,
-            ignore_threshold=True,
-            compat_names=False,
-            include_encodings=list(names),
-            max_bytes=len(text) + 1,
-        )
+        with warnings.catch_warnings():
+            # When no candidate survives, chardet answers nothing and warns that its
+            # fallback (cp1252) is outside include_encodings: no answer is the result.
+            warnings.filterwarnings("ignore", r".* is excluded by include_encodings", UserWarning)
+            results = self._detect_all(
+                text,
+                ignore_threshold=True,
+                compat_names=False,
+                include_encodings=list(names),
+                max_bytes=len(text) + 1,
+            )
         return [(r["encoding"], r["confidence"]) for r in results if r.get("encoding")]
 
     def names_for(self, encodings: frozenset[str]) -> list[str]:
@@ -429,6 +434,8 @@ class ChardetngChardetBackend:
         if family is None:
             return ranked
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
+        if not refined:
+            return ranked
         # chardet's choice first, then chardetng's, then chardet's next ones; the first with
         # the fewest symbols inside words wins.
         # A sibling that reads the text the same way changes nothing: chardetng's answer,

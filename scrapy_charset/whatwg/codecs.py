@@ -189,8 +189,17 @@ def decode(body: bytes, encoding: str) -> str:
     """Decode *body* as a browser does: a BOM wins, then *encoding* (a label or a name).
 
     Never raises for bytes; raises ``LookupError`` for a label that is not an Encoding
-    Standard label. The result always encodes as UTF-8 (no lone surrogates).
+    Standard label, ``TypeError`` when *body* is not bytes, bytearray or memoryview or
+    *encoding* not a str. The result always encodes as UTF-8 (no lone surrogates).
     """
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            "decode() argument 'body' must be bytes, bytearray or memoryview, "
+            f"not {type(body).__name__}"
+        )
+    if not isinstance(encoding, str):
+        raise TypeError(f"decode() argument 'encoding' must be str, not {type(encoding).__name__}")
+    body = body if type(body) is bytes else bytes(body)
     name = get_encoding(encoding)
     if name is None:
         raise LookupError(f"{encoding!r} is not an Encoding Standard label")

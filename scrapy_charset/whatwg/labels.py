@@ -23,8 +23,11 @@ def get_encoding(label: str) -> str | None:
        table, return the corresponding encoding; otherwise return failure.
 
     Only ASCII letters are lowercased (``str.lower`` would also fold, for example, the
-    Kelvin sign U+212A to "k", which the standard does not).
+    Kelvin sign U+212A to "k", which the standard does not). A *label* that is not a str
+    raises ``TypeError``.
     """
+    if not isinstance(label, str):
+        raise TypeError(f"lookup() argument 'label' must be str, not {type(label).__name__}")
     return LABELS.get(label.strip(ASCII_WHITESPACE).translate(_LOWER))
 
 
