@@ -175,15 +175,9 @@ def clean_values(*, per_language: int = 10_000, seed: int = 1) -> list[Field]:
     return fields
 
 
-def _single_byte(raw: bytes, codec: str) -> str:
-    # The Encoding Standard's indexes for windows-1252 and windows-1251 map the bytes
-    # Python's codecs leave undefined to the C1 control of the same value.
-    return "".join(bytes([b]).decode(codec, "ignore") or chr(b) for b in raw)
-
-
 def windows_1252(raw: bytes) -> str:
     """Bytes decoded as a browser's windows-1252 (C1 controls for its five holes)."""
-    return _single_byte(raw, "cp1252")
+    return decode(raw, "windows-1252")
 
 
 @dataclass(frozen=True)
@@ -202,11 +196,13 @@ def _damage(text: str, how: str) -> str:
     if how == "utf-8 as latin-1":
         return raw.decode("latin-1")
     if how == "utf-8 as windows-1251":
-        return _single_byte(raw, "cp1251")
+        return decode(raw, "windows-1251")
     if how == "utf-8 as Shift_JIS":
         return decode(raw, "Shift_JIS")
     if how == "double-encoded utf-8":
         return windows_1252(windows_1252(raw).encode("utf-8"))
+    if how.startswith("utf-8 as "):  # another single-byte encoding, as browsers decode it
+        return decode(raw, how.removeprefix("utf-8 as "))
     raise ValueError(how)
 
 
@@ -216,6 +212,10 @@ _UTF8_KINDS = {
     "utf-8 as windows-1251": "utf8-as-windows-1251",
     "utf-8 as Shift_JIS": "utf8-as-shift_jis",
     "double-encoded utf-8": "utf8-double-encoded",
+    "utf-8 as macintosh": "utf8-as-other",
+    "utf-8 as windows-1250": "utf8-as-other",
+    "utf-8 as ISO-8859-2": "utf8-as-other",
+    "utf-8 as windows-1257": "utf8-as-other",
 }
 
 

@@ -7,7 +7,11 @@ with one encoding and decoded with another (browser decoders: windows-1252 keeps
 
 from __future__ import annotations
 
+import logging
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks._itemdata import (
     Field,
@@ -16,7 +20,12 @@ from benchmarks._itemdata import (
     utf8_samples,
     windows_1252,
 )
+from benchmarks._negative import negative_corpus
+from fuzz.textcheck import check_text, one_input, to_text
+from scrapy_charset import decode
+from scrapy_charset.items import textcheck
 from scrapy_charset.items.mojibake import SAFE_KINDS
+from scrapy_charset.items.mojibake.chardata import WINDOWS_1251_HIGH, WINDOWS_1252_HIGH
 from scrapy_charset.items.textcheck import TextReport, inspect_text
 
 
@@ -26,7 +35,7 @@ def misread(text: str, written: str, read: str) -> str:
     if read == "windows-1252":
         return windows_1252(raw)
     if read == "windows-1251":
-        return "".join(bytes([b]).decode("cp1251", "ignore") or chr(b) for b in raw)
+        return decode(raw, "windows-1251")
     return raw.decode(read, "replace")
 
 
@@ -35,6 +44,7 @@ def twice(text: str) -> str:
 
 
 U8_1252 = "utf8-as-windows-1252"
+U8_1251 = "utf8-as-windows-1251"
 
 # (value, kind, repaired, lossy), repairs as the default policy applies them.
 CASES = [
@@ -291,3 +301,176 @@ def test_real_text_legacy_repair(fields: list[Field]) -> None:
     assert len(samples) > 300
     assert _rate(exact, len(samples)) >= 0.95
     assert _rate(wrong, len(samples)) <= 0.02
+
+
+# --- Legitimate text that a possible pair once sent to the repair (item-safety issue) --------
+
+# Each is correct text holding a chance-valid UTF-8 sequence in some single-byte reading.
+EVIDENCE_CONTROLS = [
+    pytest.param("NESTLÉ®", id="capital-then-symbol-in-a-brand"),
+    pytest.param("NESTLÉ® NESCAFÉ®", id="two-brands"),
+    pytest.param("ВІКІ", id="ukrainian-capitals-1251-pairs"),
+    pytest.param("Уряд схвалив дії міністерства; ці дії тривають.", id="ukrainian-sentence"),
+    pytest.param("дії, дії", id="ukrainian-1251-triples-twice"),
+    pytest.param("«дії»", id="ukrainian-word-end-then-guillemet"),
+    pytest.param("ЗМІ, ВНЗ, ТОВ «Рога»", id="ukrainian-abbreviations"),
+    pytest.param("В\u00a02020 году", id="russian-preposition-nbsp-digits"),
+    pytest.param("l’été, l’école", id="french-apostrophe-as-macintosh-pair"),
+    pytest.param("30×40 cm, 1½ in", id="dimensions"),
+    pytest.param("1\u00a0234,50\u00a0£", id="price-nbsp-pound"),
+    pytest.param("Àhàn", id="yoruba-not-big5"),
+]
+
+
+@pytest.mark.parametrize("value", EVIDENCE_CONTROLS)
+def test_legitimate_text_needs_evidence(value: str) -> None:
+    assert inspect_text(value) == TextReport()
+
+
+# Damage that carries the evidence: (value, kind, repaired by default).
+EVIDENCE_CASES = [
+    pytest.param(
+        misread("Le café était très célèbre à Genève", "utf-8", "mac_roman"),
+        "utf8-as-other",
+        None,
+        id="utf8-as-macintosh",
+    ),
+    pytest.param(
+        misread("Zażółć gęślą jaźń", "utf-8", "cp1250"),
+        "utf8-as-other",
+        None,
+        id="utf8-as-windows-1250",
+    ),
+    pytest.param(misread("25°C", "utf-8", "windows-1252"), U8_1252, "25°C", id="degree-ftfy"),
+    pytest.param(misread("Česko", "utf-8", "windows-1252"), U8_1252, "Česko", id="capitals"),
+    pytest.param(misread("Oğam", "utf-8", "windows-1252"), U8_1252, "Oğam", id="caps-lower"),
+    pytest.param(misread("Şilini", "utf-8", "windows-1252"), U8_1252, "Şilini", id="odd-pair"),
+    pytest.param(
+        misread("сво", "utf-8", "windows-1251"), U8_1251, "сво", id="macedonian-with-ukrainian"
+    ),
+    pytest.param(misread("ва", "utf-8", "windows-1251"), U8_1251, "ва", id="run-with-symbol"),
+    pytest.param(misread("Húngaro", "utf-8", "windows-1251"), U8_1251, "Húngaro", id="two-scripts"),
+    pytest.param(
+        misread("Trung Quốc", "utf-8", "windows-1251"),
+        U8_1251,
+        "Trung Quốc",
+        id="guillemet-also-a-macintosh-lead",
+    ),
+    pytest.param(
+        misread("Østrig", "utf-8", "windows-1251"), U8_1251, "Østrig", id="c1-control-in-1251"
+    ),
+    # Issue 16's tail: short fields of symbols and digits read as windows-1251.
+    pytest.param(
+        misread("R$\u00a031,50", "utf-8", "windows-1251"), U8_1251, "R$\u00a031,50", id="price"
+    ),
+    pytest.param(
+        misread("฿87\u00a0784", "utf-8", "windows-1251"), U8_1251, "฿87\u00a0784", id="baht"
+    ),
+]
+
+
+@pytest.mark.parametrize(("value", "kind", "repaired"), EVIDENCE_CASES)
+def test_damage_with_evidence(value: str, kind: str, repaired: str | None) -> None:
+    report = inspect_text(value)
+    assert (report.mojibake, report.repaired) == (kind, repaired)
+
+
+def test_other_single_byte_readings_repaired_on_request() -> None:
+    value = misread("Le café était très célèbre à Genève", "utf-8", "mac_roman")
+    assert inspect_text(value, legacy=True).repaired == "Le café était très célèbre à Genève"
+
+
+# Fields that read both as UTF-8 mojibake and as a legacy encoding: the exact UTF-8 reading
+# wins (pycountry's Romanian, Turkish and Vietnamese names; the legacy reading in the id).
+BOTH_READINGS = [
+    pytest.param("malgașă", id="also-gbk"),
+    pytest.param("Hollanda Krallığı", id="also-euc-kr"),
+    pytest.param("Đồng Li-lan-ge-ni", id="also-windows-1251"),
+]
+
+
+@pytest.mark.parametrize("original", BOTH_READINGS)
+def test_legacy_repair_prefers_exact_utf8(original: str) -> None:
+    damaged = misread(original, "utf-8", "windows-1252")
+    assert inspect_text(damaged, legacy=True).repaired == original
+    assert inspect_text(damaged).repaired == original
+
+
+# --- Never raise, never lose: the fuzz target's properties under hypothesis ------------------
+
+# Everything a str can hold: lone surrogates, C0 and C1 controls, private use, unassigned.
+ANY_TEXT = st.text(st.characters(codec=None, categories=None), max_size=60)
+# The alphabets mojibake is made of, mixed with ASCII: windows-1252 and -1251 readings,
+# Shift_JIS readings of UTF-8 bytes, C1 controls, U+FFFD.
+MOJIBAKE_ALPHABET = st.text(
+    st.sampled_from(
+        sorted(
+            set(WINDOWS_1252_HIGH + WINDOWS_1251_HIGH + "ｱｲｳｴｵﾃｩﾐ･譌譛縺\ufffd")
+            | set(map(chr, range(0x80, 0xA0)))
+            | set("abc XYZ 019,.-«»")
+        )
+    ),
+    max_size=40,
+)
+# Real UTF-8 mojibake of arbitrary text, once, twice, or as Shift_JIS.
+MADE_MOJIBAKE = st.builds(
+    lambda text, how: to_text(bytes([how]) + text.encode("utf-8", "surrogatepass")),
+    st.text(max_size=30),
+    st.sampled_from([1, 2, 3, 4]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=ANY_TEXT)
+def test_any_text_gives_a_report(value: str) -> None:
+    check_text(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=MOJIBAKE_ALPHABET | MADE_MOJIBAKE)
+def test_mojibake_alphabets_give_a_report(value: str) -> None:
+    check_text(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.binary(max_size=200))
+def test_fuzz_target(data: bytes) -> None:
+    one_input(data)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("\u00c2\x92", id="ftfy-plan-ends-on-encode"),
+        pytest.param("tur\u00c2\x92stico", id="in-a-word"),
+        pytest.param("\ud800Ã©", id="lone-surrogate"),
+        pytest.param("Ã©\x00\x1b[0m\u0301\ue000", id="controls-combining-private-use"),
+    ],
+)
+def test_hostile_values(value: str) -> None:
+    check_text(value)
+
+
+def test_internal_error_gives_the_value_back(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(text: str) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(textcheck, "find_mojibake", broken)
+    monkeypatch.setattr(textcheck, "_LOGGED", set())
+    with caplog.at_level(logging.ERROR, logger=textcheck.__name__):
+        assert inspect_text("CafÃ©\ufffd") == TextReport(1, lossy=True)
+        assert inspect_text("CafÃ©") == TextReport()
+    assert len(caplog.records) == 1  # once per exception type
+
+
+# --- The negative corpus, a slice (benchmarks/items.py runs it whole) ------------------------
+
+
+def test_negative_corpus_slice_is_left_alone() -> None:
+    corpus = negative_corpus(step=40)
+    values = [v for source in corpus.values() for v in source]
+    assert len(values) > 20_000
+    changed = [v for v in values if inspect_text(v).repaired is not None]
+    assert changed == []

@@ -8,15 +8,20 @@ can call in their own code and tests::
     >>> report.mojibake, report.repaired, report.lossy
     ('utf8-as-windows-1252', 'Café crème', False)
 
-It is fast on clean text: pure ASCII, and text without any character that mojibake is
-made of, return at once.
+It is fast on clean text: pure ASCII, and text without any mark that mojibake is made of
+(:func:`~scrapy_charset.items.mojibake.badness.suspicious`), return at once. It returns a
+report for every string and never raises: an internal error is logged once per exception
+type, and the report then gives only the count of U+FFFD.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import SAFE_KINDS, find_mojibake, suspicious
+from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind, find_mojibake
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["TextReport", "inspect_text"]
 
@@ -34,7 +39,7 @@ class TextReport:
     """
 
     replacement_chars: int = 0
-    mojibake: str | None = None
+    mojibake: MojibakeKind | None = None
     repaired: str | None = None
     lossy: bool = False
     encoding: str | None = None
@@ -52,23 +57,42 @@ def inspect_text(value: str, *, legacy: bool = False) -> TextReport:
     """Look for U+FFFD and mojibake in *value*, and repair what can be repaired safely.
 
     By default only the exact inverses are applied (UTF-8 read as windows-1252, latin-1 or
-    windows-1251, and double-encoded UTF-8), segment by segment. With ``legacy=True``, the
+    windows-1251, and double-encoded UTF-8), segment by segment, and only with the evidence
+    :mod:`scrapy_charset.items.mojibake.badness` defines. With ``legacy=True``, the
     repairs that choose an encoding are applied too: legacy CJK or Cyrillic read as
     windows-1252, UTF-8 read as Shift_JIS, other single-byte encodings, C1 controls.
-    Nothing else in the text is ever changed.
+    Nothing else in the text is ever changed. A field that reads both as UTF-8 mojibake
+    and as a legacy encoding is given its exact UTF-8 reading.
     """
     if not isinstance(value, str):
         raise TypeError(f"inspect_text() argument 'value' must be str, not {type(value).__name__}")
+    try:
+        return inspect_unguarded(value, legacy=legacy)
+    except Exception as error:  # users' data is never lost to a bug of this check
+        if type(error) not in _LOGGED:
+            _LOGGED.add(type(error))
+            logger.error("inspect_text failed on a %d-character value", len(value), exc_info=True)
+        return _replacements_only(value.count("\ufffd"))
+
+
+_LOGGED: set[type[BaseException]] = set()
+
+
+def _replacements_only(replacements: int) -> TextReport:
+    return CLEAN if not replacements else TextReport(replacements, lossy=True)
+
+
+def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
+    """:func:`inspect_text` without its safety net: for tests and fuzzing, where an
+    internal error must show."""
     if value.isascii():
         return CLEAN
     replacements = value.count("\ufffd")
-    if not suspicious(value):
-        return CLEAN if not replacements else TextReport(replacements, lossy=True)
-    found = find_mojibake(value)
+    found = find_mojibake(value)  # one pass over clean text: the pre-filter's
     if found is None:
-        return CLEAN if not replacements else TextReport(replacements, lossy=True)
+        return _replacements_only(replacements)
     repaired = found.repaired
-    if repaired is not None and not legacy and found.kind not in SAFE_KINDS:
+    if repaired is not None and not legacy and (found.kind not in SAFE_KINDS or not found.sure):
         repaired = None
     return TextReport(
         replacement_chars=replacements,

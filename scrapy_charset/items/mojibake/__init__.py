@@ -1,0 +1,138 @@
+"""Mojibake: the kinds, how each is recognised, and the repairs that are safe.
+
+Mojibake is text whose bytes were decoded with the wrong encoding. The package is split as
+ftfy splits it:
+
+- :mod:`.chardata`: the kinds (:class:`MojibakeKind`) and the character tables they are
+  made of (the Encoding Standard's single-byte indexes);
+- :mod:`.badness`: the heuristic that finds damage: a pre-filter that proves text clean at
+  C speed, and the evidence rule a repair needs, with its thresholds;
+- :mod:`.fixes`: the repairs of UTF-8 read as a single-byte encoding or as Shift_JIS, and
+  of stray C1 controls;
+- :mod:`.legacy`: legacy CJK and Cyrillic bytes read as windows-1252.
+
+Repairs of UTF-8 read as windows-1252, latin-1 or windows-1251, and of double-encoded
+UTF-8, are exact inverses (re-encode the damaged segment, decode it as UTF-8): they are the
+only ones applied by default, and only with the evidence :mod:`.badness` defines. The others
+guess an encoding and are applied only on request (``legacy=True``); when a field reads
+both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from scrapy_charset.items.mojibake.badness import (
+    Evidence,
+    Marks,
+    evidence,
+    scan,
+    shift_jis_marks,
+    suspicious,
+)
+from scrapy_charset.items.mojibake.chardata import (
+    KINDS,
+    LEGACY_KINDS,
+    OTHER_READINGS,
+    SAFE_KINDS,
+    Finding,
+    MojibakeKind,
+    encode_windows_1252,
+)
+from scrapy_charset.items.mojibake.fixes import (
+    all_utf8,
+    c1_controls,
+    utf8_as_shift_jis,
+    utf8_rounds,
+)
+from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
+from scrapy_charset.whatwg import singlebyte
+
+__all__ = [
+    "KINDS",
+    "LEGACY_KINDS",
+    "SAFE_KINDS",
+    "Finding",
+    "MojibakeKind",
+    "encode_windows_1252",
+    "find_mojibake",
+    "suspicious",
+]
+
+
+def find_mojibake(text: str) -> Finding | None:
+    """The mojibake in *text* and its repair, or None when the text looks clean.
+
+    Text without any of the pre-filter's marks returns at once.
+    """
+    marks = scan(text)
+    if not marks.any:
+        return None
+    utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
+    result = utf8_rounds(text, marks) if utf8 else None
+    if result is not None:
+        fixed, kind, segments = result
+        if segments and not all_utf8(text):
+            # Repaired segment by segment: windows-1252 characters that happen to form a
+            # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
+            # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
+            legacy = legacy_as_windows_1252(text)
+            if legacy is not None:
+                return legacy
+        if "\x1a" in fixed and "\x1a" not in text:
+            # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
+            # around lost characters, not a reading of real bytes.
+            return None
+        lossy = "\ufffd" in fixed
+        return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
+    other = _utf8_as_other(text, marks) if utf8 else None
+    if other is not None:
+        return other
+    if shift_jis_marks(text, marks):
+        found = utf8_as_shift_jis(text)
+        if found is not None:
+            return found
+    if not marks.legacy:
+        return c1_controls(text) if marks.c1 else None
+    legacy = legacy_as_windows_1252(text)
+    if legacy is not None and legacy.repaired is not None:
+        exact = _exact_utf8(text)
+        if exact is not None:
+            # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
+            # legacy encoding, but without the evidence a default repair needs.
+            return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
+    if marks.c1:
+        return legacy if legacy is not None and legacy.repaired else c1_controls(text)
+    return legacy
+
+
+def _exact_utf8(text: str) -> str | None:
+    """*text* read back as windows-1252 bytes and decoded as UTF-8, when that is exact."""
+    raw = encode_windows_1252(text)
+    if raw is None or raw.isascii():
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 read as another single-byte encoding, undone whole: with the evidence a repair
+    needs in that reading, and an exact inverse (ftfy's badness measure leaves short
+    fields, such as "caf√©", unrepaired)."""
+    by_reading: dict[str, Evidence] = {}
+    evidence(text, OTHER_READINGS, marks, by_reading=by_reading)
+    for name in OTHER_READINGS:
+        if not by_reading[name].enough:
+            continue
+        try:
+            repaired = singlebyte.encode(text, name).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if repaired != text and not any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+            return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
+    return None
+
+
+_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})

@@ -1,0 +1,550 @@
+"""The heuristic that finds damage: a pre-filter that proves text clean, and the evidence
+a repair needs.
+
+**The pre-filter.** Every kind of mojibake contains a mark that legitimate text of most
+scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-byte
+encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
+half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
+characters in a row in text that windows-1252 can encode whole (a legacy double-byte
+character). :func:`suspicious` looks for these marks with a few regular-expression passes
+at C speed; text without any is clean, and no further analysis runs.
+
+**The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
+weighed in its context (the characters either side):
+
+- *decisive* (legitimate text does not contain it):
+
+  - it holds a C1 control (latin-1 read UTF-8: "Ã\\x89");
+  - it is :data:`LONG_SEQUENCE` bytes or longer and not made of letters only ("â€™"),
+    unless lowercase letters and a word's closing punctuation ("дії»"); three letters can
+    be a word in most readings ("дії" is E4 B3 BF in windows-1251, "ěžš" in
+    windows-1250), never in windows-1252's ("ãƒž"). ª, º, ˆ and ˜ count as symbols, and
+    an apostrophe in a Cyrillic word as a letter ("б’є" in "Об’єднані", "М’янма");
+  - a lowercase letter is followed by an uppercase one across or inside it, a case break
+    that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
+  - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
+    word ("Ã©t", "Ã…land", "NigГ©ria");
+  - it is capitals followed by a lowercase letter ("ÄŒesko", "OÄŸam"), or a capital
+    after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
+  - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
+    alone is mathematics);
+  - it puts a letter of another script next to an ASCII letter ("HГєngaro");
+  - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
+    Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
+    no-break space are the bytes of one no-break space);
+
+- *weak*: any other sequence whose continuation characters include a symbol ("É®" in
+  "NESTLÉ®", "Â°" in "25Â°C");
+- *none*: a sequence whose continuation characters are letters, without a case break:
+  legitimate text in the reading's own script is made of such pairs ("ВІ" in "ВІКІ",
+  "Сі", "l’é" as macintosh).
+
+A field is repaired by this package's own token-by-token step only with
+:data:`MIN_DECISIVE` decisive sequences or :data:`MIN_WEAK` weak ones among the repaired
+tokens, so never for one pair inside an otherwise plausible word of capitals, symbols or
+digits. ftfy's ``fix_encoding`` is asked only when there is a decisive or weak sequence;
+its own badness measure then decides (it repairs "25Â°C" and leaves "NESTLÉ®"). A pair
+of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is never enough, even for ftfy.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import unicodedata
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+
+from scrapy_charset.items.mojibake.chardata import (
+    C1_RANGE,
+    HALFWIDTH_KATAKANA,
+    SHIFT_JIS_UTF8_LEADS,
+    UTF8_READINGS,
+    WINDOWS_1252_HIGH,
+    chars,
+    encode_windows_1252,
+    extra_cont,
+    sequence_pattern,
+)
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
+
+__all__ = [
+    "LONG_SEQUENCE",
+    "MIN_DECISIVE",
+    "MIN_WEAK",
+    "Evidence",
+    "Marks",
+    "evidence",
+    "scan",
+    "shift_jis_marks",
+    "suspicious",
+    "utf8_sequences",
+]
+
+#: Bytes from which a sequence is decisive unless made of letters only: three-byte
+#: sequences (â€™, ä¸­) do not form by chance in text of any script but Cyrillic, whose
+#: windows-1251 letters do ("дії").
+LONG_SEQUENCE = 3
+#: Decisive sequences a field needs for this package's own repair: one, since legitimate
+#: text holds none (0 on the negative corpus, see docs/item-safety.md).
+MIN_DECISIVE = 1
+#: Weak sequences a field needs without a decisive one: a symbol after an accented
+#: capital happens once in a legitimate field ("NESTLÉ®"), rarely twice, and damage of
+#: a whole field makes several.
+MIN_WEAK = 3
+
+# --- The pre-filter -------------------------------------------------------------------------
+
+# Readings whose lead bytes are letters of a whole script (Cyrillic, Greek): scanned from
+# the continuation character, which that script's text rarely holds, then looking back.
+_SCRIPT_READINGS = ("windows-1251", "windows-1253")
+_LATIN_READINGS = tuple(name for name in UTF8_READINGS if name not in _SCRIPT_READINGS)
+_SCRIPT_CONT_SETS = {
+    name: frozenset(HIGH_HALVES[name][: 0xC0 - 0x80]) - {"\ufffd"} for name in _SCRIPT_READINGS
+}
+
+
+def _classes(names: tuple[str, ...], low: int, high: int) -> str:
+    return "".join(
+        chars(HIGH_HALVES[n], low, high) + (extra_cont(n) if low == 0x80 else "") for n in names
+    )
+
+
+_SINGLE = f"{C1_RANGE}{HALFWIDTH_KATAKANA}{SHIFT_JIS_UTF8_LEADS}"
+_LATIN_LEADS = _classes(_LATIN_READINGS, 0xC2, 0xF4)
+_LATIN_CONTS = _classes(_LATIN_READINGS, 0x80, 0xBF)
+_SCRIPT_CONTS = _classes(_SCRIPT_READINGS, 0x80, 0xBF)
+_HIGH_1252 = re.escape(WINDOWS_1252_HIGH)
+_C1_CONT_READINGS = tuple(
+    name
+    for name in _SCRIPT_READINGS
+    if any("\x80" <= c <= "\x9f" for c in HIGH_HALVES[name][:0x40])
+)
+_NON_ASCII = "\x80-\U0010ffff"
+# One pass over the text, from one character class (the C loop of the regex engine): each
+# mark begins with a character of the class, and the branch that matched names the mark.
+# Most stops are a letter between ASCII characters: the cheap tests of a non-ASCII
+# neighbour come first.
+_SINGLE_BRANCH = (
+    # A mark on its own: a C1 control, a half-width katakana, a Shift_JIS reading of a
+    # UTF-8 lead byte.
+    f"(?<=[{_SINGLE}])(?P<single>)"
+)
+_LATIN_BRANCH = (
+    # A UTF-8 lead then a continuation character, in the readings of Latin alphabets.
+    f"(?<=[{_LATIN_LEADS}])(?P<latin>)(?=[{_LATIN_CONTS}])"
+)
+_SCRIPT_LEAD2 = _classes(_SCRIPT_READINGS, 0xC2, 0xDF)
+_SCRIPT_BRANCH = (
+    # A continuation character that may end a sequence, in the readings whose lead bytes
+    # are the letters of a whole script (Cyrillic, Greek) that such text is made of:
+    # after a two-byte lead, or followed by another continuation character. (The
+    # sequences are read out of these candidates by utf8_sequences.)
+    f"(?<=[{_SCRIPT_CONTS}])(?P<script>)(?:(?<=[{_SCRIPT_LEAD2}].)|(?=[{_SCRIPT_CONTS}]))"
+)
+# Every legacy double-byte character read as windows-1252: two of its characters in a
+# row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
+# in text that windows-1252 encodes whole.
+_LEGACY_PAIR = f"(?<=[{_HIGH_1252}])(?P<legacy>)(?=[{_HIGH_1252}])"
+_LEGACY_TRAIL = f"(?<=[{_HIGH_1252}])(?P<trail>)(?=[\x40-\x7e][{_HIGH_1252}])"
+
+
+def _mark_pattern(*, legacy: bool) -> re.Pattern[str]:
+    ahead = [_LATIN_BRANCH, *([_LEGACY_PAIR] if legacy else [])]
+    branches = [
+        _SINGLE_BRANCH,
+        f"(?=[{_NON_ASCII}])(?:{'|'.join(ahead)})",
+        f"(?<=[{_NON_ASCII}].){_SCRIPT_BRANCH}",
+        *([_LEGACY_TRAIL] if legacy else []),
+    ]
+    start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
+    return re.compile(f"[{start}](?:{'|'.join(branches)})")
+
+
+_MARK = _mark_pattern(legacy=False)
+_MARK_OR_LEGACY = _mark_pattern(legacy=True)
+
+
+def _encodable(text: str) -> bool:
+    return encode_windows_1252(text) is not None
+
+
+def suspicious(text: str) -> bool:
+    """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
+    if text.isascii():
+        return False
+    pattern = _MARK_OR_LEGACY if _encodable(text) else _MARK
+    return pattern.search(text) is not None
+
+
+@dataclass(slots=True)
+class Marks:
+    """Where the pre-filter's marks are in a text, by kind."""
+
+    @property
+    def any(self) -> bool:
+        """Some mark: the text may hold mojibake."""
+        return self.legacy or bool(
+            self.latin or self.script or self.c1 or self.halfwidth or self.shift_jis_leads
+        )
+
+    #: Positions of a lead character followed by a continuation one (Latin readings).
+    latin: list[int] = field(default_factory=list)
+    #: Reading -> positions of continuation characters that end a lead's sequence.
+    script: dict[str, list[int]] = field(default_factory=dict)
+    #: A C1 control; a half-width katakana; how many Shift_JIS readings of a UTF-8 lead.
+    c1: bool = False
+    halfwidth: bool = False
+    shift_jis_leads: int = 0
+    #: A legacy double-byte character read as windows-1252 may be there.
+    legacy: bool = False
+
+
+_ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
+_SCRIPT_LEAD2_SET = frozenset(
+    c for name in _SCRIPT_READINGS for c in HIGH_HALVES[name][0xC2 - 0x80 : 0xE0 - 0x80]
+)
+
+
+def _script_candidate(text: str, position: int) -> bool:
+    """The script branch's test, for a character another branch matched first."""
+    if text[position] not in _ALL_SCRIPT_CONTS or position == 0:
+        return False
+    before = text[position - 1]
+    after = text[position + 1 : position + 2]
+    return before > "\x7f" and (before in _SCRIPT_LEAD2_SET or after in _ALL_SCRIPT_CONTS)
+
+
+def _add_script(marks: Marks, text: str, position: int) -> None:
+    char = text[position]
+    for name, conts in _SCRIPT_CONT_SETS.items():
+        if char in conts:
+            marks.script.setdefault(name, []).append(position)
+
+
+def scan(text: str) -> Marks:
+    """Every mark of *text*: one pass, Python work only where marks are."""
+    marks = Marks()
+    if text.isascii():
+        return marks
+    encodable = _encodable(text)
+    pattern = _MARK_OR_LEGACY if encodable else _MARK
+    for match in pattern.finditer(text):
+        kind = match.lastgroup
+        if kind == "latin":
+            marks.latin.append(match.start())
+            # The Latin branch comes first: the same character may also be a script
+            # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in
+            # macintosh's).
+            if _script_candidate(text, match.start()):
+                _add_script(marks, text, match.start())
+        elif kind == "single":
+            char = text[match.start()]
+            if char <= "\x9f":
+                marks.c1 = True
+                # The mark of its own came first: a C1 control can also end a sequence
+                # (windows-1251 keeps 0x98 as U+0098: "Г\x98" is "Ø").
+                for name in _C1_CONT_READINGS:
+                    marks.script.setdefault(name, []).append(match.start())
+            elif "\uff61" <= char <= "\uff9f":
+                marks.halfwidth = True
+            else:
+                marks.shift_jis_leads += 1
+        elif kind in ("legacy", "trail"):
+            marks.legacy = True
+        elif kind == "script":
+            _add_script(marks, text, match.start())
+    # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
+    # marks too (the branches are tried in order, one match per position).
+    marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
+    return marks
+
+
+# --- The evidence rule ----------------------------------------------------------------------
+
+_SEQUENCES = {
+    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name), one=True))
+    for name in UTF8_READINGS
+}
+_C1 = re.compile(f"[{C1_RANGE}]")
+
+DECISIVE = 2
+WEAK = 1
+NONE = 0
+
+
+def _char_sets(names: tuple[str, ...], low: int, high: int) -> dict[str, frozenset[str]]:
+    """Character -> the readings among *names* in which it stands for a byte in range."""
+    out: dict[str, set[str]] = {}
+    for name in names:
+        table = HIGH_HALVES[name]
+        for byte in range(low, high + 1):
+            out.setdefault(table[byte - 0x80], set()).add(name)
+        if extra_cont(name) and low == 0x80:
+            for code in range(0x80, 0xA0):
+                out.setdefault(chr(code), set()).add(name)
+    return {c: frozenset(v) for c, v in out.items()}
+
+
+_LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
+_CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
+
+
+def utf8_sequences(
+    text: str, marks: Marks | None = None, names: Collection[str] = UTF8_READINGS
+) -> Iterator[tuple[str, int, int]]:
+    """(reading, start, end) of each UTF-8 byte sequence that a reading shows in *text*.
+
+    Found from the pre-filter's marks (*marks*, or a new :func:`scan`), so text with few
+    marks is read at C speed.
+    """
+    if marks is None:
+        marks = scan(text)
+    ends = dict.fromkeys(UTF8_READINGS, 0)
+    for start in marks.latin:
+        for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
+            if start < ends[name] or name not in names:
+                continue
+            found = _SEQUENCES[name].match(text, start)
+            if found is not None:
+                ends[name] = found.end()
+                yield name, start, found.end()
+    for name, conts in marks.script.items():
+        if name not in names:
+            continue
+        for cont in conts:
+            for start in range(max(ends[name], cont - 3), cont):
+                found = _SEQUENCES[name].match(text, start)
+                if found is not None and found.end() > cont:
+                    ends[name] = found.end()
+                    yield name, start, found.end()
+                    break
+
+
+#: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
+#: before the Shift_JIS repair is tried: at least this many...
+MIN_SHIFT_JIS_LEADS = 3
+#: ...and one character in this many: damage makes one every few characters, while
+#: Chinese and Japanese text holds such characters (rare kanji) only here and there.
+SHIFT_JIS_LEAD_SPACING = 16
+
+
+def shift_jis_marks(text: str, marks: Marks) -> bool:
+    """Enough marks of UTF-8 read as Shift_JIS to try the repair: a half-width katakana, or
+    a U+FFFD, or Shift_JIS readings of UTF-8 lead bytes many and close enough."""
+    if marks.halfwidth or (marks.shift_jis_leads and "\ufffd" in text):
+        return True
+    leads = marks.shift_jis_leads
+    return leads >= MIN_SHIFT_JIS_LEADS and leads * SHIFT_JIS_LEAD_SPACING >= len(text)
+
+
+#: Lowercase letters among windows-1252's continuation bytes (š, ž, œ, ƒ) right after
+#: Ã or Å (the lead bytes 0xC3 and 0xC5 of Latin-1 and Latin Extended-A letters): no
+#: alphabet writes these pairs ("Åžilini" is "Şilini"), while Sami writes "Öš" and "Âš".
+_ODD_CAPITALS = frozenset("ÃÅ")
+_ODD_AFTER_CAPITAL = frozenset("šžœƒ")
+
+#: The Cyrillic letters that only some languages write, by language: a word's letters of
+#: this kind all belong to one alphabet ("СЃРІРѕ" is UTF-8 "сво" read as windows-1251:
+#: Macedonian Ѓ and Ѕ with Ukrainian or Belarusian І; "аёї" is "฿": Russian ё with
+#: Ukrainian ї).
+_ALPHABETS = (
+    frozenset("ЂЉЊЋЏЈ"),  # Serbian
+    frozenset("ЃЉЊЌЏЈЅ"),  # Macedonian
+    frozenset("ҐЄЇІ"),  # Ukrainian
+    frozenset("ІЎЁЫЭ"),  # Belarusian
+    frozenset("ЁЫЭЪ"),  # Russian (and Bulgarian's Ъ)
+)
+_DISTINCTIVE = frozenset().union(*_ALPHABETS)
+
+
+def _mixed_alphabets(word: str) -> bool:
+    letters = _DISTINCTIVE.intersection(word.upper())
+    return bool(letters) and not any(letters <= alphabet for alphabet in _ALPHABETS)
+
+
+#: Back-to-back sequences that make a run (a word whose every character is part of a
+#: UTF-8 sequence): from this many, with one weak among them, the run is decisive.
+MIN_RUN = 2
+
+
+#: Punctuation that closes a word: after lowercase letters, a long sequence ending with it
+#: is a word's end ("дії»" is E4 B3 BF BB in windows-1251), not decisive.
+_WORD_END = "»”“’…–—\u00a0"
+
+
+def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int:
+    """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
+    UTF-8 sequence as *reading* shows it, says of damage."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return _weigh(before, text[start:end], after, reading)
+
+
+# The weight depends on the sequence and one character either side only: text repeats
+# them ("Ві" after a space, before a lowercase letter), so they are remembered.
+@functools.lru_cache(maxsize=4096)
+def _weigh(before: str, sequence: str, after: str, reading: str) -> int:
+    if _C1.search(sequence):
+        return DECISIVE
+    if reading == "windows-1251":
+        # An apostrophe in a Cyrillic word is a letter of it, neither lower nor upper case
+        # ("б’є" in "Об’єднані", "М’янма", "Кот-д’Івуар").
+        sequence, before, after = (s.replace("’", "ʼ") for s in (sequence, before, after))
+    letters = _letters(sequence)
+    # Long and not letters only, unless a Cyrillic word's last letters and its closing
+    # punctuation ("дії»", "үйі»").
+    if len(sequence) >= LONG_SEQUENCE and not letters:
+        if not (_letters(sequence.rstrip(_WORD_END)) and sequence[0].islower()):
+            return DECISIVE
+    elif len(sequence) >= LONG_SEQUENCE and reading == "windows-1252":
+        return DECISIVE  # "ãƒž": windows-1252's letters of three alphabets
+    if _mixed_alphabets(sequence):
+        return DECISIVE
+    around = before + sequence + after
+    if any(a.islower() and b.isupper() for a, b in itertools.pairwise(around)):
+        return DECISIVE
+    if not sequence[-1].isalnum() and after.islower():
+        return DECISIVE
+    if letters and after.islower() and all(c.isupper() for c in sequence):
+        return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
+    if before.isupper() and sequence[0].isupper() and sequence[1].islower():
+        return DECISIVE  # two capitals, then lowercase ("CĂłrdoba" in windows-1250)
+    if unicodedata.category(sequence[0]) == "Sm" and _letters(sequence[1:]) and after.isalpha():
+        return DECISIVE  # a math symbol that starts a word ("√âmirats" in macintosh)
+    if len(sequence) == 2 and sequence[0] in _ODD_CAPITALS and sequence[1] in _ODD_AFTER_CAPITAL:
+        return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
+    next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
+    if next_to_ascii and any(c.isalpha() and not _latin(c) for c in sequence):
+        return DECISIVE  # a word of two scripts ("HГєngaro")
+    return NONE if _letters(sequence[1:]) else WEAK
+
+
+#: Letters by their category that text uses as symbols: ordinal indicators after digits,
+#: spacing circumflex and tilde ("Ãª" is "ê", "Ëœ" is "˜").
+_SYMBOL_LETTERS = frozenset("ªºˆ˜")
+
+
+def _letters(text: str) -> bool:
+    return text.isalpha() and _SYMBOL_LETTERS.isdisjoint(text)
+
+
+def _latin(c: str) -> bool:
+    return c.isascii() or unicodedata.name(c, "").startswith("LATIN")
+
+
+@dataclass(slots=True)
+class Evidence:
+    """Decisive and weak sequences counted in a text."""
+
+    decisive: int = 0
+    weak: int = 0
+
+    @property
+    def enough(self) -> bool:
+        """Enough for a repair of this package's own (see the module's docstring)."""
+        return self.decisive >= MIN_DECISIVE or self.weak >= MIN_WEAK
+
+    def is_enough(self) -> bool:
+        """:attr:`enough`, as a function (for :func:`evidence`'s *until*)."""
+        return self.enough
+
+    def is_some(self) -> bool:
+        """:attr:`some`, as a function."""
+        return self.some
+
+    @property
+    def some(self) -> bool:
+        """Anything at all: enough to ask ftfy, whose badness measure decides."""
+        return self.decisive > 0 or self.weak > 0
+
+
+_SCRIPT_LETTERS = {
+    "windows-1251": re.compile("[\u0400-\u04ff]"),
+    "windows-1253": re.compile("[\u0370-\u03ff]"),
+}
+_ASCII_LETTER = re.compile("[A-Za-z]")
+
+
+def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
+    """Script readings (windows-1251, -1253) whose every letter of their script in *text*
+    is inside one of their *sequences*, in text with ASCII letters: a Latin field whose
+    only Cyrillic is the reading of UTF-8 bytes ("R$В\u00a031,50", "HГєngaro")."""
+    lone: set[str] = set()
+    if _ASCII_LETTER.search(text) is None:
+        return lone
+    for name, letters in _SCRIPT_LETTERS.items():
+        spans = [(start, end) for reading, start, end in sequences if reading == name]
+        if not spans:
+            continue
+        rest, last = [], 0
+        for start, end in spans:
+            rest.append(text[last:start])
+            last = end
+        rest.append(text[last:])
+        if letters.search("".join(rest)) is None:
+            lone.add(name)
+    return lone
+
+
+def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[int]) -> None:
+    """Make decisive every sequence of a run of :data:`MIN_RUN` or more back-to-back
+    sequences of one reading that holds a weak one, or Cyrillic letters of two language
+    groups (*sequences* sorted by reading and start)."""
+    i = 0
+    while i < len(sequences):
+        j = i + 1
+        while (
+            j < len(sequences)
+            and sequences[j][0] == sequences[i][0]
+            and sequences[j][1] == sequences[j - 1][2]
+        ):
+            j += 1
+        if j - i >= MIN_RUN:
+            run = text[sequences[i][1] : sequences[j - 1][2]]
+            if WEAK in weights[i:j] or _mixed_alphabets(run):
+                weights[i:j] = [DECISIVE] * (j - i)
+        i = j
+
+
+def evidence(
+    text: str,
+    names: Collection[str] = UTF8_READINGS,
+    marks: Marks | None = None,
+    *,
+    until: Callable[[Evidence], bool] | None = None,
+    by_reading: dict[str, Evidence] | None = None,
+) -> Evidence:
+    """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
+    apart, the best kept (and every reading's count in *by_reading*, when given, unless
+    stopped early). With *until*, stop as soon as one reading's count satisfies it (the
+    rules of whole runs and fields are then not needed)."""
+    found = {name: Evidence() for name in names}
+    sequences: list[tuple[str, int, int]] = []
+    weights: list[int] = []
+    for name, start, end in utf8_sequences(text, marks, found.keys()):
+        weight = weigh(text, start, end, name)
+        sequences.append((name, start, end))
+        weights.append(weight)
+        if until is not None and weight != NONE:
+            count = found[name]
+            count.decisive += weight == DECISIVE
+            count.weak += weight == WEAK
+            if until(count):
+                return count
+    order = sorted(range(len(sequences)), key=sequences.__getitem__)
+    sequences = [sequences[i] for i in order]
+    weights = [weights[i] for i in order]
+    lone = _lone_scripts(text, sequences)
+    weights = [DECISIVE if s[0] in lone else w for s, w in zip(sequences, weights, strict=True)]
+    _weigh_runs(text, sequences, weights)
+    found = {name: Evidence() for name in names}
+    for (name, _start, _end), weight in zip(sequences, weights, strict=True):
+        if weight == DECISIVE:
+            found[name].decisive += 1
+        elif weight == WEAK:
+            found[name].weak += 1
+    if by_reading is not None:
+        by_reading.update(found)
+    return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())

@@ -1,0 +1,174 @@
+"""The kinds of mojibake, and the character tables they are made of.
+
+The single-byte tables are the Encoding Standard's (:mod:`scrapy_charset.whatwg.singlebyte`,
+generated from its indexes): mojibake is made by browsers and by code that decodes as
+browsers do, so the browser's windows-1252 (which keeps 0x81, 0x8D, 0x8F, 0x90 and 0x9D as
+C1 controls) is the table to invert, not Python's ``cp1252``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
+
+__all__ = [
+    "KINDS",
+    "LEGACY_KINDS",
+    "SAFE_KINDS",
+    "Finding",
+    "MojibakeKind",
+    "encode_windows_1251",
+    "encode_windows_1252",
+]
+
+
+class MojibakeKind(str, Enum):
+    """How the damage was made: the name says what to fix upstream."""
+
+    #: UTF-8 bytes decoded as windows-1252 or latin-1 ("CafÃ©", "â€™").
+    UTF8_AS_WINDOWS_1252 = "utf8-as-windows-1252"
+    #: The above, twice ("Ã¢â‚¬â„¢").
+    UTF8_DOUBLE_ENCODED = "utf8-double-encoded"
+    #: UTF-8 bytes decoded as windows-1251 ("РџСЂРёРІРµС‚").
+    UTF8_AS_WINDOWS_1251 = "utf8-as-windows-1251"
+    #: UTF-8 bytes decoded as another single-byte encoding (macintosh, windows-1250,
+    #: ISO-8859-2, windows-1253, -1254, -1257; cp437 through ftfy): "caf√©".
+    UTF8_AS_OTHER = "utf8-as-other"
+    #: UTF-8 bytes decoded as Shift_JIS ("譌･譛ｬ", "Cafﾃｩ").
+    UTF8_AS_SHIFT_JIS = "utf8-as-shift_jis"
+    #: Legacy CJK or Cyrillic bytes decoded as windows-1252 ("ÖÐ¹ú", "Ïðèâåò").
+    LEGACY_AS_WINDOWS_1252 = "legacy-as-windows-1252"
+    #: Stray C1 controls (U+0080 to U+009F): windows-1252 bytes decoded as latin-1.
+    C1_CONTROLS = "c1-controls"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        # Reports print as they did when kinds were plain strings.
+        return repr(self.value)
+
+
+KINDS: tuple[MojibakeKind, ...] = tuple(MojibakeKind)
+#: Exact inverses of how the damage was made: repaired by default.
+SAFE_KINDS = frozenset(
+    {
+        MojibakeKind.UTF8_AS_WINDOWS_1252,
+        MojibakeKind.UTF8_DOUBLE_ENCODED,
+        MojibakeKind.UTF8_AS_WINDOWS_1251,
+    }
+)
+#: Repairs that choose an encoding: only on request.
+LEGACY_KINDS = frozenset(KINDS) - SAFE_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One kind of mojibake found in a text, and its repair when one exists."""
+
+    kind: MojibakeKind
+    repaired: str | None
+    lossy: bool = False
+    encoding: str | None = None
+    #: False when the repair is a reading without the evidence a default repair needs.
+    sure: bool = True
+
+
+# --- Single-byte tables ---------------------------------------------------------------------
+
+#: Bytes 0x80-0xFF of the browser's windows-1252 and windows-1251.
+WINDOWS_1252_HIGH = HIGH_HALVES["windows-1252"]
+WINDOWS_1251_HIGH = HIGH_HALVES["windows-1251"]
+
+#: Single-byte encodings whose reading of UTF-8 bytes is looked for: windows-1252 (which
+#: covers latin-1 and windows-1254's letters), windows-1251, and the others ftfy can undo.
+UTF8_READINGS = (
+    "windows-1252",
+    "windows-1251",
+    "macintosh",
+    "windows-1250",
+    "ISO-8859-2",
+    "windows-1253",
+    "windows-1257",
+)
+
+#: The readings of kind ``utf8-as-other``.
+OTHER_READINGS = tuple(n for n in UTF8_READINGS if n not in ("windows-1252", "windows-1251"))
+
+_TO_LATIN1 = str.maketrans(
+    {c: chr(0x80 + i) for i, c in enumerate(WINDOWS_1252_HIGH[:0x20]) if ord(c) > 0xFF}
+)
+FROM_LATIN1 = str.maketrans({v: k for k, v in _TO_LATIN1.items()})
+_TO_1251 = str.maketrans({c: chr(0x80 + i) for i, c in enumerate(WINDOWS_1251_HIGH)})
+
+
+def encode_windows_1252(text: str) -> bytes | None:
+    """The bytes a browser's windows-1252 (or latin-1) decoder read as *text*, or None."""
+    try:
+        return text.encode("cp1252")
+    except UnicodeEncodeError as error:
+        # Python's cp1252 lacks the browser's five C1 controls, and latin-1 reads its
+        # other bytes 0x80-0x9F as C1 controls: only those need the slower way.
+        if not "\x80" <= text[error.start] <= "\x9f":
+            return None
+    try:
+        return text.translate(_TO_LATIN1).encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+
+
+def encode_windows_1251(text: str) -> bytes | None:
+    """The bytes a browser's windows-1251 decoder read as *text*, or None."""
+    try:
+        return text.translate(_TO_1251).encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+
+
+def chars(table: str, low: int, high: int) -> str:
+    """The characters of bytes *low* to *high* in a high-half *table*, for a regex class."""
+    found = (table[b - 0x80] for b in range(low, high + 1) if b >= 0x80)
+    return re.escape("".join(c for c in found if c != "\ufffd"))
+
+
+def sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> str:
+    """UTF-8 byte sequences as a single-byte decoder shows them, one or more in a row."""
+    lead2 = chars(table, 0xC2, 0xDF)
+    lead3 = chars(table, 0xE0, 0xEF)
+    lead4 = chars(table, 0xF0, 0xF4)
+    cont = chars(table, 0x80, 0xBF) + extra_cont
+    sequence = f"(?:[{lead2}][{cont}]|[{lead3}][{cont}]{{2}}|[{lead4}][{cont}]{{3}})"
+    return sequence if one else sequence + "+"
+
+
+#: windows-1252 as latin-1 shows it too: the C1 controls stand for its continuation bytes.
+C1_RANGE = "\u0080-\u009f"
+
+
+def extra_cont(name: str) -> str:
+    """Characters that also stand for a continuation byte in *name*'s reading."""
+    return C1_RANGE if name == "windows-1252" else ""
+
+
+#: Half-width katakana: UTF-8 lead bytes 0xC2-0xDF and continuation bytes 0xA1-0xBF, as
+#: Shift_JIS reads them.
+HALFWIDTH_KATAKANA = "\uff61-\uff9f"
+
+
+def _shift_jis_utf8_leads() -> str:
+    """Shift_JIS characters of a UTF-8 lead byte 0xE0-0xEF followed by a continuation
+    byte: every UTF-8 three-byte sequence read as Shift_JIS begins with one."""
+    found = set()
+    for lead in range(0xE0, 0xF0):
+        for trail in range(0x80, 0xC0):
+            try:
+                found.add(bytes([lead, trail]).decode("cp932"))
+            except UnicodeDecodeError:
+                continue
+    return "".join(sorted(found))
+
+
+SHIFT_JIS_UTF8_LEADS = re.escape(_shift_jis_utf8_leads())

@@ -1,0 +1,404 @@
+"""The repairs: UTF-8 read as a single-byte encoding (through ftfy, then token by
+token), UTF-8 read as Shift_JIS, and stray C1 controls.
+
+Repairs of UTF-8 read as windows-1252, latin-1 or windows-1251 (and of double-encoded
+UTF-8) are exact inverses: the damaged segment is re-encoded and decoded as UTF-8. ftfy's
+``fix_encoding`` steps decide first (its other fixers, which change clean text, are never
+used); this module's token-by-token step then catches what ftfy leaves as too uncertain,
+when :mod:`.badness` finds enough evidence among the tokens it repairs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import ftfy
+
+from scrapy_charset.items.mojibake.badness import Evidence, Marks, evidence
+from scrapy_charset.items.mojibake.chardata import (
+    C1_RANGE,
+    FROM_LATIN1,
+    WINDOWS_1251_HIGH,
+    WINDOWS_1252_HIGH,
+    Finding,
+    MojibakeKind,
+    encode_windows_1251,
+    encode_windows_1252,
+    sequence_pattern,
+)
+
+__all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
+
+UTF8_AS_WINDOWS_1252 = MojibakeKind.UTF8_AS_WINDOWS_1252
+UTF8_DOUBLE_ENCODED = MojibakeKind.UTF8_DOUBLE_ENCODED
+UTF8_AS_WINDOWS_1251 = MojibakeKind.UTF8_AS_WINDOWS_1251
+UTF8_AS_OTHER = MojibakeKind.UTF8_AS_OTHER
+UTF8_AS_SHIFT_JIS = MojibakeKind.UTF8_AS_SHIFT_JIS
+C1_CONTROLS = MojibakeKind.C1_CONTROLS
+
+#: Rounds of UTF-8 read as a single-byte encoding undone at most (double-encoded text
+#: takes two; more is never seen, and each round is linear).
+MAX_ROUNDS = 4
+
+# --- UTF-8 read as a single-byte encoding (ftfy) -------------------------------------------
+
+_FTFY_CONFIG = ftfy.TextFixerConfig(
+    unescape_html=False,
+    remove_terminal_escapes=False,
+    fix_encoding=True,
+    restore_byte_a0=False,  # a guess: a space may or may not have been a no-break space
+    replace_lossy_sequences=False,  # would write U+FFFD into the text
+    decode_inconsistent_utf8=True,  # segment by segment, for partly damaged text
+    fix_c1_controls=False,
+    fix_latin_ligatures=False,
+    fix_character_width=False,
+    uncurl_quotes=False,
+    fix_line_breaks=False,
+    fix_surrogates=False,
+    remove_control_chars=False,
+    normalization=None,
+    explain=True,
+)
+
+_AS_1252 = {"latin-1", "sloppy-windows-1252", "windows-1252"}
+
+
+def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
+    """ftfy's encoding fixes: (repaired, rounds, kind, segment by segment) or None."""
+    explained = ftfy.fix_encoding_and_explain(text, config=_FTFY_CONFIG)
+    plan = [(operation, name) for operation, name in explained.explanation or []]
+    rounds = 0
+    kind = UTF8_AS_WINDOWS_1252
+    done: list[tuple[str, str]] = []
+    encode = ""
+    segments = False
+    for step in plan:
+        operation, name = step
+        if operation == "encode":
+            encode = name
+        elif operation == "decode" and name.startswith("utf-8"):
+            if rounds == 0 and encode not in _AS_1252:
+                kind = UTF8_AS_WINDOWS_1251 if encode == "sloppy-windows-1251" else UTF8_AS_OTHER
+            rounds += 1
+        elif operation == "apply" and name == "decode_inconsistent_utf8":
+            rounds += 1
+            segments = True
+        elif operation == "decode":
+            # latin-1 -> windows-1252: ftfy's C1-control step, not UTF-8; stop before it.
+            break
+        elif operation != "transcode":
+            break
+        done.append((operation, name))
+    # A plan can stop right after an encode step (ftfy found nothing to decode the bytes
+    # with): only the steps up to the last decode give text back.
+    while done and done[-1][0] not in ("decode", "apply"):
+        done.pop()
+    if rounds == 0 or not done:
+        return None
+    fixed = explained.text if done == plan else ftfy.apply_plan(text, done)
+    if not isinstance(fixed, str):
+        return None
+    return fixed, rounds, kind, segments
+
+
+_SEQUENCES = (
+    (UTF8_AS_WINDOWS_1252, re.compile(sequence_pattern(WINDOWS_1252_HIGH, C1_RANGE))),
+    (UTF8_AS_WINDOWS_1251, re.compile(sequence_pattern(WINDOWS_1251_HIGH))),
+)
+_TOKEN = re.compile("[^ \t\r\n]+")
+_ONE_SEQUENCE = {
+    UTF8_AS_WINDOWS_1252: re.compile(sequence_pattern(WINDOWS_1252_HIGH, C1_RANGE, one=True)),
+    UTF8_AS_WINDOWS_1251: re.compile(sequence_pattern(WINDOWS_1251_HIGH, one=True)),
+}
+# Mojibake is made of the single-byte encoding's characters only: text outside its
+# repertoire (legitimate CJK next to a damaged name) bounds a token as spaces do.
+_ENCODABLE_TOKEN = {
+    UTF8_AS_WINDOWS_1252: re.compile(f"[!-~\u0080-\u00ff{re.escape(WINDOWS_1252_HIGH[:0x20])}]+"),
+    UTF8_AS_WINDOWS_1251: re.compile(f"[!-~{re.escape(WINDOWS_1251_HIGH)}]+"),
+}
+
+
+def _script(c: str) -> str:
+    """The script of a letter ("LATIN", "CYRILLIC", "HAN"...), or "" for anything else."""
+    if c.isascii():
+        return "LATIN" if c.isalpha() else ""
+    if unicodedata.category(c) not in ("Lu", "Ll", "Lt", "Lo"):
+        return ""
+    first = unicodedata.name(c, " ").split(" ", 1)[0]
+    if first in ("CJK", "HIRAGANA", "KATAKANA", "IDEOGRAPHIC", "HALFWIDTH"):
+        return "HAN"
+    return first
+
+
+def _coherent_token(token: str, *, strong: bool = False) -> bool:
+    """The non-ASCII letters of *token* are in one script; next to ASCII letters, a
+    non-Latin script counts only with two letters or more ("CFPフラン", not "Straߓ"),
+    unless *strong* (every repaired sequence was three bytes or more)."""
+    scripts = [_script(c) for c in token if not c.isascii()]
+    found = set(scripts) - {""}
+    if len(found) > 1:
+        return False
+    if strong:
+        return True
+    if found and found != {"LATIN"} and any(c.isascii() and c.isalpha() for c in token):
+        return len(scripts) - scripts.count("") >= 2
+    return True
+
+
+def _decode_segment(segment: str, kind: MojibakeKind) -> str | None:
+    raw = (
+        encode_windows_1252(segment)
+        if kind == UTF8_AS_WINDOWS_1252
+        else encode_windows_1251(segment)
+    )
+    if raw is None:
+        return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if any(unicodedata.category(c) in ("Cc", "Cn", "Co", "Cs") for c in decoded):
+        return None
+    return decoded
+
+
+def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind] | None:
+    """Repair UTF-8 sequences segment by segment, where every token stays coherent.
+
+    A token (a run of non-space characters) touched by a repair must have no other
+    non-ASCII letter left unrepaired, and its letters must come out in one script:
+    "Ã…land" -> "Åland" passes, "Straße“" (ß and “ form a valid sequence) does not.
+    """
+    for kind, pattern in _SEQUENCES:
+        if not pattern.search(text):
+            continue
+        out: list[str] = []
+        damaged: list[str] = []
+        last = 0
+        for token in _ENCODABLE_TOKEN[kind].finditer(text):
+            if token.group().isascii():
+                continue
+            repaired = _repair_token(token.group(), kind, pattern)
+            if repaired is not None:
+                out += [text[last : token.start()], repaired]
+                damaged.append(token.group())
+                last = token.end()
+        if out and _enough(damaged, kind, proven=proven):
+            out.append(text[last:])
+            return "".join(out), kind
+    return None
+
+
+_READING = {UTF8_AS_WINDOWS_1252: "windows-1252", UTF8_AS_WINDOWS_1251: "windows-1251"}
+
+
+def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
+    """The evidence rule (:mod:`.badness`) over the tokens repaired, counted together:
+    Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
+    E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
+    total = Evidence()
+    for token in damaged:
+        found = evidence(token, (_READING[kind],), until=Evidence.is_enough)
+        total.decisive += found.decisive
+        total.weak += found.weak
+    return total.enough or (proven and total.decisive + total.weak > 0)
+
+
+_TWO_NON_ASCII = re.compile("[^\x00-\x7f]{2}")
+
+
+def _left_unrepaired(rest: str, whole: bool) -> bool:
+    """Text between repaired segments that says the token is not UTF-8 mojibake: any
+    non-ASCII letter (windows-1251), or two non-ASCII characters in a row, the shape of a
+    legacy double-byte character (windows-1252)."""
+    if whole:
+        return any(not c.isascii() and c.isalpha() for c in rest)
+    return _TWO_NON_ASCII.search(rest) is not None
+
+
+def _repair_token(word: str, kind: MojibakeKind, pattern: re.Pattern[str]) -> str | None:
+    # Cyrillic letters are themselves windows-1251 mojibake material: a word read as
+    # windows-1251 is damaged whole or not at all ("Сірий" holds a valid pair, "Сі").
+    whole = kind == UTF8_AS_WINDOWS_1251
+    out: list[str] = []
+    last = 0
+    # Three-byte sequences or longer do not form by chance in real text; a two-byte one
+    # does ("ß“" in "Straße“" reads as U+07D3).
+    strong = True
+    for match in pattern.finditer(word):
+        rest = word[last : match.start()]
+        if _left_unrepaired(rest, whole):
+            return None
+        strong = strong and all(
+            len(m.group()) >= 3 for m in _ONE_SEQUENCE[kind].finditer(match.group())
+        )
+        decoded = _decode_segment(match.group(), kind)
+        if decoded is None:
+            return None
+        out += [rest, decoded]
+        last = match.end()
+    if not out:
+        return None
+    tail = word[last:]
+    if _left_unrepaired(tail, whole):
+        return None
+    repaired = "".join([*out, tail])
+    return repaired if _coherent_token(repaired, strong=strong) else None
+
+
+def all_utf8(text: str) -> bool:
+    """Every token, read back as windows-1252 bytes, is valid UTF-8."""
+    for token in _TOKEN.findall(text):
+        raw = encode_windows_1252(token)
+        if raw is None:
+            return False
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKind, bool] | None:
+    """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
+
+    Returns (repaired, kind, repaired segment by segment), or None. ftfy decides first
+    (whole text, then its own segments); this module's token-by-token repair catches what
+    ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
+    windows-1251).
+    """
+    original = text
+    rounds = 0
+    kind: MojibakeKind | None = None
+    segments = False
+    for _ in range(MAX_ROUNDS):
+        # The caller's marks are those of the text as given; a repaired text is scanned anew.
+        seen = evidence(text, marks=marks if text is original else None, until=Evidence.is_some)
+        if not seen.some:
+            break
+        step = _ftfy_step(text)
+        if step is not None:
+            fixed, more, step_kind, step_segments = step
+        else:
+            # Once a round found damage, the field is known to be damaged: a weak
+            # sequence left in it is damage too ("осканскае Ñ– іншыя").
+            found = _segment_step(text, proven=rounds > 0)
+            if found is None:
+                break
+            (fixed, step_kind), more, step_segments = found, 1, True
+        if fixed == text:
+            break
+        kind = kind or step_kind
+        rounds += more
+        segments = segments or step_segments
+        text = fixed
+    if rounds == 0 or kind is None:
+        return None
+    if rounds > 1 and not _double_encoded(original, text):
+        rounds = 1  # two separate single repairs (ftfy's, then a token it left)
+    return text, (UTF8_DOUBLE_ENCODED if rounds > 1 else kind), segments
+
+
+def _double_encoded(damaged: str, repaired: str) -> bool:
+    """Some token of *damaged* is *repaired*'s token read as windows-1252 twice."""
+    before = _TOKEN.findall(damaged)
+    after = _TOKEN.findall(repaired)
+    if len(before) != len(after):
+        return True
+    for old, new in zip(before, after, strict=True):
+        if old == new:
+            continue
+        raw = encode_windows_1252(old)
+        utf8 = new.encode("utf-8", "surrogatepass")
+        if raw is not None and raw in (
+            _browser_windows_1252(utf8).encode("utf-8"),
+            utf8.decode("latin-1").encode("utf-8"),
+        ):
+            return True
+    return False
+
+
+def _browser_windows_1252(raw: bytes) -> str:
+    return raw.decode("latin-1").translate(FROM_LATIN1)
+
+
+# --- UTF-8 read as Shift_JIS --------------------------------------------------------------
+
+_SJIS_RUN = re.compile("[^\x00-\x7f\ufffd]+(?:[\x40-\x7e][^\x00-\x7f\ufffd]+)*")
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+_CUT_HEAD = re.compile(rb"\A[\x80-\xbf]{1,3}")
+_CUT_TAIL = re.compile(rb"(?:[\xc2-\xdf]|[\xe0-\xef][\x80-\xbf]?|[\xf0-\xf4][\x80-\xbf]{0,2})\Z")
+
+
+def utf8_as_shift_jis(text: str) -> Finding | None:
+    """UTF-8 bytes decoded as Shift_JIS: re-encode runs, and most bytes must be UTF-8."""
+    covered = total = sequences = 0
+    pieces: list[str] = []
+    last = 0
+    exact = True
+    for match in _SJIS_RUN.finditer(text):
+        try:
+            raw = match.group().encode("cp932")
+        except UnicodeEncodeError:
+            continue
+        # Next to a U+FFFD, a sequence was cut: its stray ends do not count against it.
+        if match.start() > 0 and text[match.start() - 1] == "\ufffd":
+            raw = _CUT_HEAD.sub(b"", raw)
+        if match.end() < len(text) and text[match.end()] == "\ufffd":
+            raw = _CUT_TAIL.sub(b"", raw)
+        high = sum(1 for b in raw if b >= 0x80)
+        found = _UTF8_SEQUENCE.findall(raw)
+        good = sum(map(len, found))
+        sequences += len(found)
+        total += high
+        covered += good
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            exact = False
+            continue
+        if decoded != match.group():
+            pieces.append(text[last : match.start()])
+            pieces.append(decoded)
+            last = match.end()
+    if total == 0 or covered < 2 or covered < 0.8 * total:
+        return None
+    # Continuation bytes 0xA1-0xBF read as Shift_JIS are half-width katakana, so real
+    # damage shows them (or U+FFFD where a sequence broke); ordinary Chinese or Japanese
+    # text can hold a valid sequence or two by chance ("邱北" is E7 B7 96 6B).
+    if not any("\uff61" <= c <= "\uff9f" or c == "\ufffd" for c in text) and (
+        sequences < 3 or not exact
+    ):
+        return None
+    pieces.append(text[last:])
+    repaired = "".join(pieces)
+    lossy = not exact or "\ufffd" in text
+    if lossy or not _plausible_letters(repaired):
+        return Finding(UTF8_AS_SHIFT_JIS, None, lossy=lossy, encoding="Shift_JIS")
+    return Finding(UTF8_AS_SHIFT_JIS, repaired, encoding="Shift_JIS")
+
+
+def _plausible_letters(text: str) -> bool:
+    """No half-width katakana left, and some letter among the non-ASCII characters."""
+    return not any("\uff61" <= c <= "\uff9f" for c in text) and any(
+        ord(c) > 0x7F and unicodedata.category(c)[0] == "L" for c in text
+    )
+
+
+# --- Stray C1 controls ---------------------------------------------------------------------
+
+_C1 = re.compile("[\u0080-\u009f]")
+
+
+def c1_controls(text: str) -> Finding:
+    """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does."""
+    repaired = _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
+    # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
+    if repaired == text:
+        return Finding(C1_CONTROLS, None)
+    return Finding(C1_CONTROLS, repaired, encoding="windows-1252")
