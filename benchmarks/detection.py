@@ -126,8 +126,10 @@ def _score(
     return count, tables, seconds
 
 
-def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
+def accuracy(samples: int, lengths: tuple[int, ...], package_only: bool = False) -> None:
     runs = contestants()
+    if package_only:
+        runs = {name: runs[name] for name in ("pkg", "pkg-notld", "scrapy")}
     names = list(runs)
     count, tables, seconds = _score(runs, pages(lengths=lengths, samples=samples))
     print(f"Exact decoded text, {count} undeclared pages ({samples} per language and length)")
@@ -142,6 +144,47 @@ def accuracy(samples: int, lengths: tuple[int, ...]) -> None:
     print(f"\nHeld out: {count} pages in languages detection was not developed on")
     for title, rows in tables.items():
         _table(f"Held out, {title[0].lower()}{title[1:]}", rows, list(held))
+
+
+def bad_late_byte() -> None:
+    """UTF-8 pages (Russian and Japanese names) with one stray byte (0x92) at positions
+    around the detection window, at sizes up to 50 MB: misses (not decided UTF-8) and
+    the time of sniff() per body."""
+    from tests.corpus import messages
+
+    detector = get_detector()
+    names = messages("ru")[:200] + messages("ja")[:200]
+    text = ("<p>" + "</p>\n<p>".join(names) + "</p>\n").encode()
+    head = b"<!DOCTYPE html><html><body>\n"
+    start = len(head) + 3
+    window = 16 * 1024
+    positions: dict[str, Callable[[int], int]] = {
+        "first non-ASCII": lambda n: start,
+        "inside the window": lambda n: start + window // 2,
+        "window's last byte": lambda n: start + window - 1,
+        "just after the window": lambda n: start + window,
+        "middle": lambda n: n // 2,
+        "last byte": lambda n: n - 1,
+    }
+    sizes = [100_000, 1_000_000, 10_000_000, 50_000_000]
+    print("\nOne bad byte in a UTF-8 page: misses (not UTF-8) / time of sniff()")
+    print(f"{'position':<24}" + "".join(f"{s:>16,}" for s in sizes))
+    for name, where in positions.items():
+        cells = []
+        for size in sizes:
+            body = (head + text * (size // len(text) + 1))[:size]
+            at = where(len(body))
+            while 0x80 <= body[at] < 0xC0:  # a character boundary
+                at -= 1
+            body = body[:at] + b"\x92" + body[at:]
+            decision = sniff(body, "text/html", "https://example.ru/", detector=detector)
+            miss = decision.encoding != "UTF-8"
+            seconds = best_time(
+                partial(sniff, body, "text/html", "https://example.ru/", detector=detector),
+                repeat=1,
+            )
+            cells.append(f"{int(miss)} / {seconds * 1e3:7.1f}ms")
+        print(f"{name:<24}" + "".join(f"{c:>16}" for c in cells))
 
 
 def _scrapy_text(body: bytes) -> str:
@@ -179,10 +222,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--samples", type=int, default=2, help="pages per language and length")
     parser.add_argument("--quick", action="store_true", help="1 and 10 KB pages, no growth")
+    parser.add_argument(
+        "--package-only", action="store_true", help="only the package and Scrapy, no backends"
+    )
     args = parser.parse_args()
     lengths = (1_000, 10_000) if args.quick else LENGTHS
-    accuracy(args.samples, lengths)
+    accuracy(args.samples, lengths, args.package_only)
     if not args.quick:
+        bad_late_byte()
         growth()
 
 

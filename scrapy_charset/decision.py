@@ -87,7 +87,9 @@ class EncodingDecision:
     ``"Shift_JIS"``, ``"replacement"``...). ``label`` is the declaration as written (after
     the spec's whitespace trimming), or ``None`` when nothing was declared. ``offset`` is
     the byte offset of an in-document declaration. ``detector`` and ``score`` are set when
-    the source is ``"detected"``.
+    the source is ``"detected"``. ``sniffed_type`` is the MIME type the MIME Sniffing
+    Standard's rules computed for a response with no or an uninformative ``Content-Type``
+    (:mod:`scrapy_charset.sniff.mime`), else None.
     """
 
     encoding: str
@@ -99,6 +101,7 @@ class EncodingDecision:
     detector: str | None = None
     score: float | None = None
     details: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+    sniffed_type: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (only str, int, float, bool, None, lists and dicts)."""
@@ -113,4 +116,6 @@ class EncodingDecision:
             out["offset"] = self.offset
         if self.detector is not None:
             out["detector"] = {"name": self.detector, "score": self.score, **dict(self.details)}
+        if self.sniffed_type is not None:
+            out["sniffed_type"] = self.sniffed_type
         return out

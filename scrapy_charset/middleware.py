@@ -18,6 +18,7 @@ the registered codec, when the spider first reads ``.text``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.transport import combined_value
 from scrapy_charset.sniff.transport import essence as mime_essence
+from scrapy_charset.unknown_type import sniff_unknown_type
 from scrapy_charset.whatwg.codecs import codec_name, decode
 
 if TYPE_CHECKING:
@@ -256,10 +258,24 @@ class CharsetMiddleware:
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Request | Response:
+        original = response
         reason, kind, content_type = skip_reason(request, response, self.config.skip_content_types)
+        sniffed: str | None = None
+        if reason in (None, "not_text"):
+            # No Content-Type, or one that says nothing: the type browsers compute decides
+            # the kind (and the response class).
+            try:
+                response, sniffed = sniff_unknown_type(response, _UNINFORMATIVE_TYPES)
+            except Exception:  # a response that cannot be rebuilt stays as Scrapy made it
+                self._unsupported(type(response))
+                response, sniffed = original, None
+            if response is not original:
+                reason, kind, content_type = skip_reason(
+                    request, response, self.config.skip_content_types
+                )
         if reason is not None or kind is None:
-            self._skip(request, response, reason or "content_type")
-            return response
+            self._skip(request, original, reason or "content_type")
+            return original
         assert isinstance(response, TextResponse)
         decision, text = sniff_with_text(
             response.body,
@@ -270,6 +286,10 @@ class CharsetMiddleware:
             detector=self.detector,
             default=self.config.default_encoding if kind in ("html", "text") else None,
         )
+        if sniffed is not None:
+            decision = dataclasses.replace(decision, sniffed_type=sniffed)
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value(keys.sniffed_type(sniffed))
         try:
             new = _rebuild(response, codec_name(decision.encoding))
         except Exception:  # a third-party class whose __init__ breaks the attributes contract

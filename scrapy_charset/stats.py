@@ -24,6 +24,12 @@ def encoding(name: str) -> str:
     return f"{PREFIX}encoding/{name}"
 
 
+def sniffed_type(mime_type: str) -> str:
+    """``charset/sniffed_type/<type>``: one of the types the MIME Sniffing Standard's
+    rules compute (a fixed set, :data:`scrapy_charset.sniff.mime.COMPUTED_TYPES`)."""
+    return f"{PREFIX}sniffed_type/{mime_type}"
+
+
 def ignored(reason: str) -> str:
     return f"{PREFIX}ignored/{reason}"
 

@@ -10,8 +10,11 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.decision import Confidence, Source
 from scrapy_charset.sniff import sniff
@@ -27,8 +30,11 @@ from scrapy_charset.sniff.detectors import (
     BACKENDS,
     LEGACY_ENCODINGS,
     answer_encoding,
+    country_letters,
     differing_words,
+    foreign_letters,
     implausibility,
+    make_backend,
 )
 from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
@@ -108,6 +114,355 @@ def test_valid_utf8_names_no_rule() -> None:
 @pytest.mark.parametrize("page", corpus.small_table(), ids=lambda page: page.id)
 def test_legacy_text_is_not_mostly_utf8(page: corpus.Page) -> None:
     assert mostly_utf8(page.body) is None
+
+
+# --- A bad byte anywhere in a UTF-8 body: the whole body's evidence counts ---------------
+
+# Real text: Russian and Japanese translated names (pycountry), or a fixed sentence pair
+# when the catalogues are not installed.
+_HEAD_ASCII = b"<!DOCTYPE html><html><head><title>x</title></head><body>\n" + b"<!-- -->" * 100
+
+
+def _boundary(body: bytes, position: int) -> int:
+    """*position*, moved back to the start of the UTF-8 character it falls in."""
+    while 0 < position < len(body) and 0x80 <= body[position] < 0xC0:
+        position -= 1
+    return position
+
+
+def _utf8_text() -> bytes:
+    names = corpus.messages("ru")[:200] + corpus.messages("ja")[:200]
+    if not names:
+        names = ("Съешь же ещё этих мягких французских булок", "日本語の文章です")
+    return ("<p>" + "</p>\n<p>".join(names) + "</p>\n").encode("utf-8")
+
+
+def _utf8_body(size: int) -> bytes:
+    text = _utf8_text()
+    body = _HEAD_ASCII + text * (size // len(text) + 1)
+    return body[: _boundary(body, size)]
+
+
+_WINDOW_START = len(_HEAD_ASCII) + 3  # the first non-ASCII byte: after "<p>"
+
+#: Where the bad byte goes, relative to the detection window (which starts at the first
+#: non-ASCII byte and is DEFAULT_WINDOW bytes long).
+_POSITIONS: dict[str, object] = {
+    "in-the-ascii-head": 10,
+    "first-non-ascii": _WINDOW_START,
+    "inside-the-window": _WINDOW_START + DEFAULT_WINDOW // 2,
+    "last-byte-of-the-window": _WINDOW_START + DEFAULT_WINDOW - 1,
+    "first-byte-after-the-window": _WINDOW_START + DEFAULT_WINDOW,
+    "just-after-the-window": _WINDOW_START + DEFAULT_WINDOW + 3,
+    "at-a-64k-chunk-edge": 65_536,
+    "middle-of-the-body": "middle",
+    "last-byte": "last",
+}
+
+
+def _with_bad_byte(size: int, where: object) -> bytes:
+    body = _utf8_body(size)
+    if where == "last":
+        return body[: _boundary(body, len(body) - 1)] + b"\x92"
+    position = len(body) // 2 if where == "middle" else int(str(where))
+    position = _boundary(body, position)
+    return body[:position] + b"\x92" + body[position:]
+
+
+_SIZES = (100_000, 1_000_000, 10_000_000, 50_000_000)
+
+
+@pytest.mark.timeout(120)  # a hang guard, not a timing assertion: quadratic would not end
+@pytest.mark.parametrize("size", _SIZES, ids=lambda size: f"{size:,}B")
+@pytest.mark.parametrize("where", list(_POSITIONS.values()), ids=list(_POSITIONS))
+def test_one_bad_byte_anywhere_stays_utf8(where: object, size: int) -> None:
+    # A stray windows-1252 byte (0x92, a right quote) in a UTF-8 page: the page is UTF-8
+    # wherever the byte lies, in the detection window or far beyond it.
+    body = _with_bad_byte(size, where)
+    decision = sniff(body, "text/html", "https://example.ru/", detector=get_detector())
+    assert (decision.encoding, decision.source) == ("UTF-8", Source.UTF8)
+    assert decision.detector == "mostly-utf-8"
+    assert dict(decision.details)["invalid"] == 1
+
+
+@pytest.mark.timeout(120)  # a hang guard, not a timing assertion
+@pytest.mark.parametrize("size", _SIZES, ids=lambda size: f"{size:,}B")
+@pytest.mark.parametrize(
+    "cut", [1, 2], ids=["last-character-missing-one-byte", "last-character-missing-two"]
+)
+def test_truncated_last_character_is_utf8(size: int, cut: int) -> None:
+    # A download cut in the middle of the last character (DOWNLOAD_MAXSIZE with
+    # DOWNLOAD_FAIL_ON_DATALOSS off) is valid UTF-8 but for its end.
+    body = _utf8_body(size).rstrip(b"\n<>/p")
+    body = body[: _boundary(body, len(body) - 1)]
+    body += "語".encode()[: 3 - cut]
+    decision = sniff(body, "text/html", "https://example.ru/", detector=get_detector())
+    assert (decision.encoding, decision.source, decision.detector) == ("UTF-8", Source.UTF8, None)
+
+
+@pytest.mark.parametrize(
+    ("where", "size"),
+    [
+        pytest.param("middle", 100_000, id="middle-100KB"),
+        pytest.param("last", 1_000_000, id="last-1MB"),
+    ],
+)
+def test_one_bad_byte_decodes_with_one_replacement(where: object, size: int) -> None:
+    body = _with_bad_byte(size, where)
+    decision = sniff(body, "text/html")
+    text = decode(body, decision.encoding)
+    assert text.count("\ufffd") == 1
+    original = _utf8_body(size)
+    if where == "last":
+        original = original[: _boundary(original, len(original) - 1)]
+    assert text.replace("\ufffd", "") == original.decode("utf-8")
+
+
+@pytest.mark.parametrize("size", [1_000_000, 50_000_000], ids=lambda size: f"{size:,}B")
+def test_mostly_utf8_memory_is_bounded(size: int) -> None:
+    # The count reads the body in 64 KiB chunks: what it allocates does not grow with the
+    # body (a whole-body decode of 50 MB would allocate far more than 4 MB).
+    import tracemalloc
+
+    body = _with_bad_byte(size, "last")
+    tracemalloc.start()
+    try:
+        evidence = mostly_utf8(body)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert evidence is not None
+    assert evidence.invalid == 1
+    assert peak < 4_000_000
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("\ufffd".encode() * 20 + b"\x92", (20, 1), id="literal-fffd-is-valid"),
+        pytest.param(
+            b"a" * 70_000 + "\ufffd".encode() * 40 + b"\x92", (40, 1), id="literal-fffd-late"
+        ),
+        pytest.param(
+            b"\xe9" + b"a" * 65_534 + "\ufffd".encode() * 9, (9, 1), id="literal-across-chunks"
+        ),
+    ],
+)
+def test_evidence_counts_written_replacement_characters_as_valid(
+    body: bytes, expected: tuple[int, int]
+) -> None:
+    evidence = utf8_evidence(body)
+    assert (evidence.valid, evidence.invalid) == expected
+
+
+def _naive_evidence(data: bytes) -> tuple[int, int]:
+    """(valid, invalid) from one decode of the whole of *data*."""
+    text = data.decode("utf-8", "replace")
+    ascii_bytes = sum(1 for b in data if b < 0x80)
+    invalid = text.count("\ufffd") - data.count("\ufffd".encode())
+    return len(text) - ascii_bytes - invalid, invalid
+
+
+_PIECES = st.sampled_from(
+    [b"a", b"\n", "é".encode(), "€".encode(), "😀".encode(), "\ufffd".encode(),
+     b"\x92", b"\xe2\x82", b"\xf0\x9f", b"\xc3", b"x" * 16_380, b"y" * 65_530]
+)  # fmt: skip
+
+
+@settings(deadline=None)  # no timing assertion: multi-megabyte examples
+@given(st.lists(_PIECES, max_size=60).map(b"".join))
+def test_chunked_evidence_matches_one_decode(data: bytes) -> None:
+    # The count reads 16 KiB chunks: a sequence or a written U+FFFD across a chunk edge
+    # counts once, as one decode of the whole body counts it.
+    evidence = utf8_evidence(data)
+    assert (evidence.valid, evidence.invalid) == _naive_evidence(data)
+    mostly = mostly_utf8(data)
+    if mostly is not None:
+        assert mostly.invalid >= 1
+        assert mostly.valid >= max(MIN_VALID, RATIO * mostly.invalid)
+        assert mostly.valid <= evidence.valid
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    "encoding", ["windows-1251", "KOI8-R", "Shift_JIS", "EUC-JP", "EUC-KR", "GBK", "Big5"]
+)
+def test_long_legacy_text_is_not_mostly_utf8(encoding: str) -> None:
+    # Legacy text of 1 MB: the whole-body count stops early and still says no.
+    locale, tld = corpus.LANGUAGES[encoding][0]
+    page = corpus.page(encoding, locale, 1_000_000, 0, tld)
+    assert mostly_utf8(page.body) is None
+    decision = sniff(page.body, "text/html", page.url_tld, detector=get_detector())
+    assert decode(page.body, decision.encoding) == page.text
+
+
+# --- The tail: sibling code pages, rarer Latin, Mac, CJK and Greek ----------------------
+
+# (encoding, pycountry locale, TLD): pages of real text in each class, under the country
+# TLD, at two short lengths and three seeds the development corpus does not use.
+_TAIL: list[Any] = [
+    # Sibling code pages against the TLD: a Central European page stays Central European.
+    pytest.param("ISO-8859-2", "hu", "hu", id="siblings-hungarian-iso-8859-2-hu"),
+    pytest.param("windows-1250", "hu", "hu", id="siblings-hungarian-windows-1250-hu"),
+    pytest.param("ISO-8859-2", "cs", "cz", id="siblings-czech-iso-8859-2-cz"),
+    pytest.param("ISO-8859-2", "sl", "si", id="siblings-slovenian-iso-8859-2-si"),
+    # Rarer Latin code pages, short texts.
+    pytest.param("ISO-8859-15", "da", "dk", id="latin-danish-iso-8859-15-dk"),
+    pytest.param("ISO-8859-15", "es", "es", id="latin-spanish-iso-8859-15-es"),
+    pytest.param("ISO-8859-15", "et", "ee", id="latin-estonian-iso-8859-15-ee"),
+    pytest.param("ISO-8859-4", "et", "ee", id="latin-estonian-iso-8859-4-ee"),
+    pytest.param("ISO-8859-13", "lt", "lt", id="latin-lithuanian-iso-8859-13-lt"),
+    pytest.param("ISO-8859-13", "lv", "lv", id="latin-latvian-iso-8859-13-lv"),
+    pytest.param("ISO-8859-3", "tr", "tr", id="latin-turkish-iso-8859-3-tr"),
+    # Letters every code page of the country can write: Polish "ł" in ISO-8859-13, not
+    # "ù" (ISO-8859-16) or "ů" (ISO-8859-2); Latvian "ž" in ISO-8859-10, not "ŧ".
+    pytest.param("ISO-8859-13", "pl", "pl", id="latin-polish-iso-8859-13-pl"),
+    pytest.param("ISO-8859-10", "lv", "lv", id="latin-latvian-iso-8859-10-lv"),
+    pytest.param("windows-1254", "tr", "tr", id="latin-turkish-windows-1254-tr"),
+    # Gaps: both readings are letters the country's code pages all write.
+    pytest.param("ISO-8859-13", "hr", "hr", id="latin-croatian-iso-8859-13-hr",
+                 marks=pytest.mark.xfail(strict=True, reason="ISO-8859-13 cannot write "
+                 "Croatian 'đ', so it is not one of .hr's code pages; windows-1250 reads "
+                 "the rest as letters")),
+    pytest.param("ISO-8859-10", "lt", "lt", id="latin-lithuanian-iso-8859-10-lt",
+                 marks=pytest.mark.xfail(strict=True, reason="some short pages: ISO-8859-4 "
+                 "reads them with Lithuanian letters too")),
+    # Mac code pages.
+    pytest.param("macintosh", "fr", "fr", id="mac-french-macintosh-fr"),
+    pytest.param("macintosh", "de", "de", id="mac-german-macintosh-de"),
+    pytest.param("macintosh", "es", "es", id="mac-spanish-macintosh-es"),
+    pytest.param("x-mac-cyrillic", "uk", "ua", id="mac-ukrainian-x-mac-cyrillic-ua"),
+    pytest.param("x-mac-cyrillic", "ru", "ru", id="mac-russian-x-mac-cyrillic-ru"),
+    pytest.param("KOI8-U", "uk", "ua", id="mac-sibling-ukrainian-koi8-u-ua"),
+    # CJK and Greek.
+    pytest.param("EUC-KR", "ko", "kr", id="cjk-korean-euc-kr-kr"),
+    pytest.param("Big5", "zh_TW", "tw", id="cjk-chinese-big5-tw"),
+    pytest.param("ISO-8859-7", "el", "gr", id="greek-iso-8859-7-gr"),
+    pytest.param("windows-1253", "el", "gr", id="greek-windows-1253-gr"),
+]  # fmt: skip
+
+
+@needs_catalogues
+@pytest.mark.parametrize(("encoding", "locale", "tld"), _TAIL)
+def test_tail_classes_on_real_text(encoding: str, locale: str, tld: str) -> None:
+    detector = get_detector()
+    wrong = []
+    for length in (300, 1_000):
+        for seed in (2_000, 2_001, 2_002):
+            page = corpus.page(encoding, locale, length, seed, tld)
+            decision = sniff(page.body, "text/html", page.url_tld, detector=detector)
+            if decode(page.body, decision.encoding) != page.text:
+                wrong.append((length, seed, decision.encoding))
+    assert wrong == []
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    ("encoding", "locale", "tld"),
+    [
+        pytest.param("ISO-8859-2", "hu", "hu", id="hungarian-iso-8859-2-hu"),
+        pytest.param("windows-1250", "hu", "hu", id="hungarian-windows-1250-hu"),
+        pytest.param("ISO-8859-2", "cs", "cz", id="czech-iso-8859-2-cz"),
+    ],
+)
+def test_sibling_refinement_respects_the_tld(
+    monkeypatch: pytest.MonkeyPatch, encoding: str, locale: str, tld: str
+) -> None:
+    # Firefox's detector answers windows-1252 for a Central European page whose accents
+    # are mostly Western ("á", "é", "ö"): the refinement must not then choose a Baltic
+    # sibling of windows-1252 ("ő" read as "õ", "ű" as "ż") against the TLD.
+    backend = make_backend("chardetng+chardet")
+    monkeypatch.setattr(backend, "_primary", FakeBackend([("windows-1252", 0.5)], True))
+    page = corpus.page(encoding, locale, 10_000, 2_000, tld)
+    found = detection_window(page.body, DEFAULT_WINDOW)
+    assert found is not None
+    ranked = backend.rank(found.text, tld)
+    chosen = answer_encoding(ranked[0][0])
+    assert chosen in {*prior(tld), "windows-1252"}
+    assert decode(found.text, chosen or "") == decode(found.text, encoding)
+
+
+@pytest.mark.parametrize(
+    ("tld", "written", "not_written"),
+    [
+        pytest.param("pl", "ąćęłńóśźż", "ùůŕÿæ", id="pl"),
+        pytest.param("cz", "čďěňřšťůž", "ùÿæ", id="cz"),
+        pytest.param("lv", "āčēģīķļņšūž", "ŧ", id="lv"),
+        pytest.param("tr", "çğışöü", "", id="tr"),
+        pytest.param("hu", "őű", "ŕ", id="hu"),
+    ],
+)
+def test_country_letters(tld: str, written: str, not_written: str) -> None:
+    # The letters every code page a country used can write (its TLD's likely encodings).
+    letters = country_letters(frozenset(prior(tld)))
+    assert set(written) <= letters
+    assert not set(not_written) & letters
+    assert foreign_letters(f"text {written} {not_written}", letters) == len(not_written)
+
+
+def _paragraphs(locale: str, keep: str, extra: str = "", count: int = 12) -> str:
+    """An HTML page of *locale*'s translated names that contain one of *keep*."""
+    names = [m for m in corpus.messages(locale) if any(c in m for c in keep)][:count]
+    return "<html><body>" + "".join(f"<p>{n}{extra}</p>" for n in names) + "</body></html>"
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    ("locale", "tld", "keep"),
+    [
+        pytest.param("da", "dk", "æøå", id="danish-dk"),
+        pytest.param("es", "es", "ñáéíóú", id="spanish-es"),
+        pytest.param("fi", "fi", "äö", id="finnish-fi"),
+        pytest.param("fr", "fr", "éèà", id="french-fr"),
+    ],
+)
+def test_euro_next_to_a_number_reads_as_iso_8859_15(locale: str, tld: str, keep: str) -> None:
+    # 0xA4 is the euro sign in ISO-8859-15 and the currency sign in windows-1252: next to
+    # a number only the euro reading is text.
+    html = _paragraphs(locale, keep, extra=": 12,50 \u20ac")
+    body = html.encode("iso-8859-15")
+    decision = sniff(body, "text/html", f"https://www.example.{tld}/", detector=get_detector())
+    assert decode(body, decision.encoding) == html
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(b"<p>Caf\xe9 \xa4 la carte, na\xefve \xa4 jour</p>", id="not-next-to-digits"),
+        pytest.param(b"<p>Prix 12 \xa4 \x96 caf\xe9</p>", id="windows-1252-dash-too"),
+    ],
+)
+def test_currency_sign_without_a_price_stays_windows_1252(body: bytes) -> None:
+    assert latin9_letters(body) is False
+
+
+@needs_catalogues
+def test_greek_tonos_capitals_read_as_iso_8859_7() -> None:
+    # ISO-8859-7 0xB6 is "Ά"; windows-1253 reads it as "¶" ("¶γιος"), and 0xA2 ("Ά" in
+    # windows-1253) as a quotation mark in ISO-8859-7.
+    html = _paragraphs("el", "Ά", count=20)
+    for encoding in ("ISO-8859-7", "windows-1253"):
+        body = html.encode("cp1253" if encoding == "windows-1253" else "iso8859-7")
+        decision = sniff(body, "text/html", "https://www.example.gr/", detector=get_detector())
+        assert decode(body, decision.encoding) == html, encoding
+
+
+@needs_catalogues
+def test_replacement_characters_lose_to_a_clean_tld_encoding() -> None:
+    # A backend (here a fake one, taking the TLD itself as chardetng does) answers Big5
+    # for a Korean EUC-KR page: the Big5 reading has U+FFFD, the TLD's EUC-KR has none.
+    html = _paragraphs("ko", "가나다라마바사아자차카타파하은는이의에", count=400)
+    body = html.encode("euc-kr")
+    assert "\ufffd" in decode(body, "Big5")
+    detector = WebDetector(FakeBackend([("big5", 0.5)], uses_tld=True))
+    detected = detector(body, "https://www.example.kr/")
+    assert detected is not None
+    assert detected.encoding == "EUC-KR"
+    assert dict(detected.details)["chosen_by"] == "tld"
+    # Without the TLD nothing supports another reading: the backend's answer stands.
+    plain = detector(body, "https://www.example.com/")
+    assert plain is not None
+    assert plain.encoding == "Big5"
 
 
 # --- Only encodings browsers support ----------------------------------------------------
@@ -407,7 +762,10 @@ def test_differing_words(encodings: tuple[str, ...], body: bytes, words: list[by
         pytest.param("Le cœur et l'œuvre", "iso8859-15", True, id="oe-ligature"),
         pytest.param("Šibenik, Žilina", "iso8859-15", True, id="s-z-caron"),
         pytest.param("Ajoutez 1½ tasse", "cp1252", False, id="fraction-after-digit"),
-        pytest.param("Prix : 10 ¤", "cp1252", False, id="currency-sign-alone"),
+        # 0xA4 next to a number is a price: the euro of ISO-8859-15, not windows-1252's "¤".
+        pytest.param("Prix : 10 ¤", "cp1252", True, id="currency-sign-after-a-price"),
+        pytest.param("Prix : ¤ 10", "cp1252", True, id="currency-sign-before-a-price"),
+        pytest.param("Le signe ¤ seul", "cp1252", False, id="currency-sign-alone"),
         pytest.param(
             "It\u00b4s the \u0153uvre\u2019s end", "cp1252", False, id="windows-1252-quotes"
         ),

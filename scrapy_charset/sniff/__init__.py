@@ -17,10 +17,9 @@ from functools import lru_cache
 from typing import Literal
 
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.detect import DEFAULT_WINDOW, Detected, Detector, get_detector
+from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniff.prescan import get_xml_encoding, prescan, utf16_xml_declaration
-from scrapy_charset.sniff.text import first_non_ascii
 from scrapy_charset.sniff.trace import (
     BomSeen,
     DeclarationSeen,
@@ -191,15 +190,13 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
         if ctx.trace is not None:
             ctx.trace.utf8 = Utf8Seen(True, ctx.body.isascii(), None)
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
-    start = first_non_ascii(ctx.body) or 0
-    evidence = mostly_utf8(ctx.body[start : start + DEFAULT_WINDOW])
+    evidence = mostly_utf8(ctx.body)
     if ctx.trace is not None:
-        window = ctx.body[start : start + DEFAULT_WINDOW]
         ctx.trace.utf8 = Utf8Seen(
             False,
             False,
             _first_invalid(ctx.body),
-            counts=evidence or utf8_evidence(window),
+            counts=evidence or utf8_evidence(ctx.body),
             mostly=evidence is not None,
         )
     if evidence is None:

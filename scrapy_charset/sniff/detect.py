@@ -43,7 +43,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scrapy_charset.sniff.detectors import Backend, answer_encoding, latin9_letters, make_backend
+from scrapy_charset.sniff.detectors import (
+    FAMILIES,
+    Backend,
+    answer_encoding,
+    latin9_letters,
+    make_backend,
+    same_family,
+)
 from scrapy_charset.sniff.text import Window, detection_window
 from scrapy_charset.sniff.tld import prior, tld_of
 from scrapy_charset.whatwg.codecs import decode
@@ -51,12 +58,14 @@ from scrapy_charset.whatwg.codecs import decode
 __all__ = [
     "DEFAULT_BACKEND",
     "DEFAULT_WINDOW",
+    "FAMILIES",
     "PRIOR_MARGIN",
     "Detected",
     "Detector",
     "WebDetector",
     "get_detector",
     "latin9_letters",
+    "same_family",
 ]
 
 logger = logging.getLogger(__name__)
@@ -90,29 +99,6 @@ _ALWAYS_AVAILABLE = "charset-normalizer"
 
 #: A candidate the TLD makes likely wins when it scores at least this share of the best.
 PRIOR_MARGIN = 0.9
-
-#: Encodings that write the same languages (a TLD tells the language, not which of these
-#: code pages a page used): the prior never moves an answer within one family.
-FAMILIES: tuple[frozenset[str], ...] = tuple(
-    frozenset(family.split())
-    for family in (
-        "windows-1252 ISO-8859-15 macintosh ISO-8859-3 ISO-8859-10 ISO-8859-14",
-        "windows-1250 ISO-8859-2 ISO-8859-16",
-        "windows-1257 ISO-8859-13 ISO-8859-4",
-        "windows-1251 KOI8-R KOI8-U IBM866 ISO-8859-5 x-mac-cyrillic",
-        "windows-1253 ISO-8859-7",
-        "windows-1255 ISO-8859-8 ISO-8859-8-I",
-        "windows-1256 ISO-8859-6",
-        "Shift_JIS EUC-JP ISO-2022-JP",
-        "GBK gb18030",
-    )
-)
-
-
-def same_family(first: str, second: str) -> bool:
-    """True when *first* and *second* are code pages for the same languages."""
-    return first == second or any(first in f and second in f for f in FAMILIES)
-
 
 #: Bytes of the window the decoder check reads.
 _CHECK = 16 * 1024
@@ -158,7 +144,7 @@ class WebDetector:
         ranked = self.backend.rank(found.text, tld if self.backend.uses_tld else None)
         candidates = _candidates(ranked)
         likely = () if self.backend.uses_tld else prior(tld)
-        chosen, how = _choose(candidates, likely, found.text)
+        chosen, how = _choose(candidates, likely, found.text, prior(tld))
         if chosen is None:
             return None
         encoding, score, label = chosen
@@ -185,9 +171,18 @@ def _candidates(ranked: Sequence[tuple[str, float | None]]) -> list[tuple[str, f
 
 
 def _choose(
-    candidates: list[tuple[str, float | None, str]], likely: tuple[str, ...], text: bytes
+    candidates: list[tuple[str, float | None, str]],
+    likely: tuple[str, ...],
+    text: bytes,
+    country: tuple[str, ...] = (),
 ) -> tuple[tuple[str, float | None, str] | None, str]:
-    """The candidate to answer, and how it was chosen ("backend", "tld", "decoder")."""
+    """The candidate to answer, and how it was chosen ("backend", "tld", "decoder").
+
+    *likely* is the TLD prior the detector applies to the ranking (for backends that do
+    not take the TLD themselves); *country* is the TLD's likely encodings whatever the
+    backend: when no candidate decodes the window cleanly, the first of those that does
+    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD).
+    """
     if not candidates:
         if likely and _decodes_cleanly(text, likely[0]):
             return (likely[0], None, ""), "tld"
@@ -210,6 +205,9 @@ def _choose(
             if candidate is not ordered[0]:
                 how = "decoder"
             return candidate, how
+    for encoding in country:
+        if _decodes_cleanly(text, encoding):
+            return (encoding, None, ""), "tld"
     return ordered[0], how
 
 

@@ -122,16 +122,32 @@ _LATIN9_LETTER = re.compile(
 )
 
 
+# The euro sign is 0xA4 in ISO-8859-15, where windows-1252 has the currency sign "¤": next
+# to a number ("12,50 ¤", "¤100") it is a price, and only the euro reading is text.
+_LATIN9_EURO = re.compile(
+    rb"[0-9][ \xa0]?\xa4(?![A-Za-z\xc0-\xff])|(?<![A-Za-z\xc0-\xff])\xa4[ \xa0]?[0-9]"
+)
+
+
 def latin9_letters(text: bytes) -> bool:
     """True when windows-1252 text reads better as ISO-8859-15: it has none of the bytes
     only windows-1252 uses for text (0x80-0x9F) and one of ISO-8859-15's letters next to a
-    letter. Backends rarely tell the two apart; chardetng never answers ISO-8859-15."""
-    return _C1.search(text) is None and _LATIN9_LETTER.search(text) is not None
+    letter, or its euro sign next to a number. Backends rarely tell the two apart;
+    chardetng never answers ISO-8859-15."""
+    if _C1.search(text) is not None:
+        return False
+    return _LATIN9_LETTER.search(text) is not None or _LATIN9_EURO.search(text) is not None
 
 
 # A non-ASCII character that is neither a letter nor a digit, between two letters: "¶" in
-# "Bia¶ystok" or "¿" in "Ni¿ny" is a code page read as its sibling.
-_IN_WORD_SYMBOL = re.compile(r"(?<=[^\W\d_])[^\x00-\x7f\w](?=[^\W\d_])")
+# "Bia¶ystok" or "¿" in "Ni¿ny" is a code page read as its sibling. The superscripts and
+# vulgar fractions (Unicode category No: "¹" in "t¹iapaneegi") are numbers to Python's
+# regular expressions, so they are named: they are symbols, never letters.
+_NUMBER_SIGNS = "\u00b2\u00b3\u00b9\u00bc-\u00be"
+_LETTER = f"[^\\W\\d_{_NUMBER_SIGNS}]"
+# The symbol is matched first and the letters around it looked at only then: most
+# positions are letters, which fail the first test at once.
+_IN_WORD_SYMBOL = re.compile(f"(?:[^\\x00-\\x7f\\w]|[{_NUMBER_SIGNS}])(?<={_LETTER}.)(?={_LETTER})")
 
 
 def in_word_symbols(text: str) -> int:
@@ -217,6 +233,19 @@ def implausibility(text: str) -> int:
         + case_breaks(text)
         + len(_SCRIPT_BREAK.findall(text))
     )
+
+
+@functools.lru_cache(maxsize=64)
+def country_letters(encodings: frozenset[str]) -> frozenset[str]:
+    """The non-ASCII letters that every one of the single-byte *encodings* can write."""
+    high = bytes(range(0x80, 0x100))
+    sets = [frozenset(c for c in decode(high, e) if c.isalpha()) for e in encodings]
+    return frozenset.intersection(*sets) if sets else frozenset()
+
+
+def foreign_letters(text: str, letters: frozenset[str]) -> int:
+    """How many non-ASCII letters of *text* are not among *letters*."""
+    return sum(1 for c in text if c not in letters and not c.isascii() and c.isalpha())
 
 
 class Backend(Protocol):
@@ -334,43 +363,55 @@ class CchardetBackend:
         return [(encoding, result.get("confidence"))] if encoding else []
 
 
-#: chardetng's answer -> the code pages for the same languages that chardetng never answers
-#: (or confuses with it), among which chardet chooses.
-SIBLINGS: dict[str, frozenset[str]] = {
-    encoding: frozenset(family.split())
-    for encodings, family in (
-        (
-            "windows-1252",
-            "windows-1252 ISO-8859-15 macintosh ISO-8859-3 ISO-8859-10 ISO-8859-14 "
-            "windows-1257 ISO-8859-13",
-        ),
-        ("windows-1250 ISO-8859-2", "windows-1250 ISO-8859-2 ISO-8859-16 ISO-8859-3"),
-        ("windows-1251", "windows-1251 x-mac-cyrillic"),
+#: Encodings that write the same languages, by family: a TLD tells the language, not
+#: which of these code pages a page used. The one table the detector's prior
+#: (:func:`same_family`), the sibling refinement (:data:`SIBLINGS`) and the no-prior
+#: comparison (:data:`LATIN`) read.
+FAMILIES: dict[str, frozenset[str]] = {
+    name: frozenset(members.split())
+    for name, members in (
+        ("western", "windows-1252 ISO-8859-15 macintosh ISO-8859-3 ISO-8859-10 ISO-8859-14"),
+        ("central", "windows-1250 ISO-8859-2 ISO-8859-16"),
+        ("baltic", "windows-1257 ISO-8859-13 ISO-8859-4"),
+        ("turkish", "windows-1254"),
+        ("vietnamese", "windows-1258"),
+        ("cyrillic", "windows-1251 KOI8-R KOI8-U IBM866 ISO-8859-5 x-mac-cyrillic"),
+        ("greek", "windows-1253 ISO-8859-7"),
+        ("hebrew", "windows-1255 ISO-8859-8 ISO-8859-8-I"),
+        ("arabic", "windows-1256 ISO-8859-6"),
+        ("japanese", "Shift_JIS EUC-JP ISO-2022-JP"),
+        ("chinese", "GBK gb18030"),
     )
-    for encoding in encodings.split()
 }
+
+
+def same_family(first: str, second: str) -> bool:
+    """True when *first* and *second* are code pages for the same languages."""
+    return first == second or any(first in f and second in f for f in FAMILIES.values())
 
 
 #: The Latin-script single-byte code pages: the answers of chardetng that, without a TLD
 #: prior, are its default rather than evidence.
-LATIN: frozenset[str] = frozenset(
-    [
-        "windows-1250",
-        "windows-1252",
-        "windows-1254",
-        "windows-1257",
-        "windows-1258",
-        "macintosh",
-        "ISO-8859-2",
-        "ISO-8859-3",
-        "ISO-8859-4",
-        "ISO-8859-10",
-        "ISO-8859-13",
-        "ISO-8859-14",
-        "ISO-8859-15",
-        "ISO-8859-16",
-    ]
+LATIN: frozenset[str] = frozenset().union(
+    *(FAMILIES[name] for name in ("western", "central", "baltic", "turkish", "vietnamese"))
 )
+
+#: The multi-byte encodings: the plausibility comparison reads single bytes, so it never
+#: weighs these.
+MULTI_BYTE: frozenset[str] = frozenset(
+    ["Shift_JIS", "EUC-JP", "ISO-2022-JP", "EUC-KR", "GBK", "gb18030", "Big5"]
+)
+
+#: chardetng's answer -> the code pages for the same languages that chardetng never answers
+#: (or confuses with it), among which chardet chooses: its family, and the Baltic code
+#: pages for windows-1252 (the same letters at other bytes), ISO-8859-3 for the Central
+#: European ones.
+SIBLINGS: dict[str, frozenset[str]] = {
+    "windows-1252": FAMILIES["western"] | {"windows-1257", "ISO-8859-13"},
+    "windows-1250": FAMILIES["central"] | {"ISO-8859-3"},
+    "ISO-8859-2": FAMILIES["central"] | {"ISO-8859-3"},
+    "windows-1251": frozenset({"windows-1251", "x-mac-cyrillic"}),
+}
 
 #: What a page chardetng reads as Latin without a TLD may be: any Latin code page, or
 #: Cyrillic (x-mac-cyrillic, which chardetng never answers, reads as Latin letters).
@@ -400,6 +441,16 @@ class ChardetngChardetBackend:
     chardet's order breaking ties; chardetng's answer stays when it reads those words the
     same way, or as plausibly while chardet ranks it near the best too.
 
+    With a TLD prior whose code pages are Latin, a country's text is taken to be written
+    in letters every one of them can write (:func:`country_letters`): when chardetng's
+    reading has other letters ("ù" in Polish) and one of the TLD's code pages reads the
+    differing words with none and as plausibly, that code page wins. Then the
+    plausibility comparison runs among the TLD's likely encodings
+    (:data:`scrapy_charset.sniff.tld.TLD_PRIORS`, which list the sibling code pages each
+    country used) and chardetng's answer; the sibling refinement then only considers the
+    siblings the TLD makes likely, so a Hungarian page under ``.hu`` is never read as a
+    Baltic code page because chardet scores it higher.
+
     Without chardet installed this is chardetng alone.
     """
 
@@ -412,27 +463,55 @@ class ChardetngChardetBackend:
             self._chardet = ChardetBackend()
         except ImportError:
             self._chardet = None
-        # chardet's names for BROAD, without those that are subsets of another
-        # (ascii, latin-1 and latin-5 read as windows-1252 and windows-1254).
-        self._broad = [
+        self._broad = self._names(BROAD)
+        self._names_cache: dict[frozenset[str], list[str]] = {}
+        self.name = "chardetng+chardet" if self._chardet is not None else "chardetng"
+
+    def _names(self, encodings: frozenset[str]) -> list[str]:
+        """chardet's names for *encodings*, without those that are subsets of another
+        (ascii, latin-1 and latin-5 read as windows-1252 and windows-1254)."""
+        return [
             name
-            for name in (self._chardet.names_for(BROAD) if self._chardet else [])
+            for name in (self._chardet.names_for(encodings) if self._chardet else [])
             if name not in ("ascii", "iso8859-1", "iso8859-9")
         ]
-        self.name = "chardetng+chardet" if self._chardet is not None else "chardetng"
 
     def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
         ranked = self._primary.rank(text, tld)
         if self._chardet is None or not ranked:
             return ranked
-        if not prior(tld) and answer_encoding(ranked[0][0]) in LATIN:
-            return self._without_prior(text, ranked)
-        if answer_encoding(ranked[0][0]) == "windows-1252" and latin9_letters(text):
-            return ranked  # ISO-8859-15, which the detector reads from the letters
         primary = answer_encoding(ranked[0][0]) or ""
+        likely = frozenset(prior(tld))
+        if not likely and primary in LATIN:
+            return self._plausible_among(text, ranked, self._broad)
+        allowed = likely | {primary}
+        if likely and len(allowed) > 1 and not allowed & MULTI_BYTE:
+            names = self._names_cache.get(allowed)
+            if names is None:
+                names = self._names_cache[allowed] = self._names(allowed)
+            # windows-1252 with ISO-8859-15's letters is read as ISO-8859-15 (by the
+            # detector): that reading is the one the siblings must beat.
+            reference = (
+                "ISO-8859-15" if primary == "windows-1252" and latin9_letters(text) else primary
+            )
+            if likely <= LATIN:
+                lettered = self._country_letters(text, ranked, prior(tld), reference)
+                if lettered is not None:
+                    return lettered
+            plausible = self._plausible_among(text, ranked, names, reference, strict=True)
+            if plausible is not ranked:
+                return plausible
+        if primary == "windows-1252" and latin9_letters(text):
+            return ranked  # ISO-8859-15, which the detector reads from the letters
         family = SIBLINGS.get(primary)
         if family is None:
             return ranked
+        if likely:
+            # The siblings the country used: every Latin code page of the TLD for a Latin
+            # answer (they share most bytes), the listed siblings otherwise (chardetng
+            # tells the Cyrillic code pages apart itself: their letters are at other bytes).
+            family = (family & allowed) | (allowed & LATIN if primary in LATIN else set())
+
         refined = self._chardet.rank_among(text, self._chardet.names_for(family))
         if not refined:
             return ranked
@@ -448,15 +527,29 @@ class ChardetngChardetBackend:
             return ranked
         return [options[best], *ranked]
 
-    def _without_prior(self, text: bytes, ranked: Sequence[Candidate]) -> Sequence[Candidate]:
-        """No country TLD: chardetng's default (windows-1252) carries no evidence. chardet
-        ranks every single-byte code page; of its answers scoring at least
+    def _plausible_among(
+        self,
+        text: bytes,
+        ranked: Sequence[Candidate],
+        names: list[str],
+        reference: str | None = None,
+        *,
+        strict: bool = False,
+    ) -> Sequence[Candidate]:
+        """chardet ranks the code pages called *names*; of its answers scoring at least
         :data:`NEAR_BEST` of its best, and chardetng's, the one whose text is the most
         plausible (:func:`implausibility`) wins, chardet's order breaking ties and
-        chardetng's answer staying when it reads the text the same way."""
+        chardetng's answer staying when it reads the text the same way. *ranked* itself
+        is returned when chardetng's answer stays.
+
+        *reference* is the reading to beat (chardetng's answer unless given); with
+        *strict* (a TLD prior: chardetng already weighed the country), only a strictly
+        more plausible reading replaces it."""
         assert self._chardet is not None
-        primary = answer_encoding(ranked[0][0]) or "windows-1252"
-        broad = self._chardet.rank_among(text, self._broad)
+        primary = reference or answer_encoding(ranked[0][0]) or "windows-1252"
+        if strict and not self._could_beat(text, primary, names):
+            return ranked
+        broad = self._chardet.rank_among(text, names)
         top = broad[0][1] or 0.0 if broad else 0.0
         options: dict[str, Candidate] = {}
         for label, score in broad:
@@ -474,13 +567,61 @@ class ChardetngChardetBackend:
         if not sample:
             return ranked  # every option reads the window the same way
         best, lowest = self._most_plausible(sample, options)
-        reference = decode(sample, primary)
-        if best == primary or decode(sample, best) == reference:
+        current = decode(sample, primary)
+        if best == primary or decode(sample, best) == current:
             return ranked
-        own = implausibility(reference)
-        if own < lowest or (primary in options and own == lowest):
+        own = implausibility(current)
+        if own < lowest or (own == lowest and (strict or primary in options)):
             return ranked
         return [options[best], *ranked]
+
+    @staticmethod
+    def _country_letters(
+        text: bytes, ranked: Sequence[Candidate], likely: tuple[str, ...], reference: str
+    ) -> Sequence[Candidate] | None:
+        """A country's text is written in letters every one of its code pages can write
+        (:func:`country_letters`). When chardetng's reading has letters outside them and
+        another of the TLD's code pages reads the differing words with none, and no less
+        plausibly, the most plausible such code page wins, unless another one as plausible
+        reads them otherwise; else None."""
+        letters = country_letters(frozenset(likely))
+        words = differing_words(frozenset([*likely, reference]))
+        sample = b" ".join(_first(words.finditer(text), PLAUSIBILITY_SAMPLE // 4))
+        if not sample:
+            return None
+        current = decode(sample, reference)
+        if foreign_letters(current, letters) == 0:
+            return None
+        lowest = implausibility(current)
+        best: dict[str, str] = {}  # encoding -> its reading, among the most plausible
+        for encoding in likely:
+            reading = decode(sample, encoding)
+            if reading == current or foreign_letters(reading, letters) > 0:
+                continue
+            score = implausibility(reading)
+            if score < lowest:
+                best, lowest = {}, score
+            if score == lowest:
+                best[encoding] = reading
+        # Two clean readings that differ (Czech "š" in ISO-8859-2, "ą" in windows-1250)
+        # are no evidence: the next steps decide.
+        if not best or len(set(best.values())) > 1:
+            return None
+        return [(next(iter(best)), None), *ranked]
+
+    def _could_beat(self, text: bytes, primary: str, names: list[str]) -> bool:
+        """True when one of the encodings *names* reads the words they read differently
+        strictly more plausibly than *primary*: only then is chardet consulted (the
+        common case, a page chardetng reads as plausible text, costs no chardet run)."""
+        encodings = frozenset(e for e in map(answer_encoding, names) if e is not None)
+        words = differing_words(encodings | {primary})
+        sample = b" ".join(_first(words.finditer(text), PLAUSIBILITY_SAMPLE // 4))
+        if not sample:
+            return False
+        own = implausibility(decode(sample, primary))
+        if own == 0:
+            return False
+        return any(implausibility(decode(sample, e)) < own for e in encodings - {primary})
 
     @staticmethod
     def _most_plausible(sample: bytes, options: dict[str, Candidate]) -> tuple[str, int]:

@@ -15,15 +15,23 @@ from urllib.parse import urlsplit
 
 __all__ = ["TLD_PRIORS", "prior", "tld_of"]
 
-_WESTERN = ("windows-1252",)
-_CENTRAL = ("windows-1250", "ISO-8859-2")
+# Each country's legacy encodings: the Windows code page first, then the ISO and Mac code
+# pages that wrote the same languages there.
+_WESTERN = ("windows-1252", "ISO-8859-15", "macintosh")
+_NORDIC = (*_WESTERN, "ISO-8859-10")  # Icelandic, Faroese
+_GREENLAND = (*_WESTERN, "ISO-8859-4", "ISO-8859-10")  # Greenlandic (kra)
+_CELTIC = (*_WESTERN, "ISO-8859-14")  # Welsh, Irish
+_CENTRAL = ("windows-1250", "ISO-8859-2", "ISO-8859-16")
+_CZECH_SLOVAK = ("windows-1250", "ISO-8859-2")
+_POLISH = (*_CENTRAL, "ISO-8859-13")
 _CYRILLIC = ("windows-1251", "KOI8-R", "KOI8-U", "IBM866", "ISO-8859-5", "x-mac-cyrillic")
 _UKRAINIAN = ("windows-1251", "KOI8-U", "KOI8-R", "IBM866", "ISO-8859-5", "x-mac-cyrillic")
 _GREEK = ("windows-1253", "ISO-8859-7")
-_TURKISH = ("windows-1254",)
+_TURKISH = ("windows-1254", "ISO-8859-3")
 _HEBREW = ("windows-1255", "ISO-8859-8", "ISO-8859-8-I")
 _ARABIC = ("windows-1256", "ISO-8859-6")
-_BALTIC = ("windows-1257", "ISO-8859-13", "ISO-8859-4")
+_BALTIC = ("windows-1257", "ISO-8859-13", "ISO-8859-4", "ISO-8859-10")
+_ESTONIAN = ("windows-1257", "ISO-8859-15", "ISO-8859-13", "ISO-8859-4")
 _THAI = ("windows-874",)
 _VIETNAMESE = ("windows-1258",)
 _JAPANESE = ("Shift_JIS", "EUC-JP", "ISO-2022-JP")
@@ -39,16 +47,22 @@ def _table(groups: dict[tuple[str, ...], str]) -> dict[str, tuple[str, ...]]:
 #: Country-code TLD (punycode for internationalised ones) -> likely legacy encodings.
 TLD_PRIORS: dict[str, tuple[str, ...]] = _table(
     {
-        _WESTERN: "ad al ar at au be bo br ca ch cl co cr cu de dk do ec es fi fo fr gb gl gt "
-        "hn ie is it li lu mc mx ni nl no nz pa pe pr pt py se sv uk us uy ve za",
-        _CENTRAL: "ba cz hr hu pl ro si sk",
+        _WESTERN: "ad al ar at au be bo br ca ch cl co cr cu de dk do ec es fi fr gt hn it "
+        "li lu mc mx ni nl no nz pa pe pr pt py se sv us uy ve za",
+        _NORDIC: "fo is",
+        _GREENLAND: "gl",
+        _CELTIC: "gb ie uk",
+        _CENTRAL: "ba hr hu ro si",
+        _CZECH_SLOVAK: "cz sk",
+        _POLISH: "pl",
         _CYRILLIC: "bg by kg kz mk mn rs ru su tj xn--90ais xn--90a3ac xn--d1alf xn--p1ai",
         _UKRAINIAN: "ua xn--j1amh",
         _GREEK: "cy gr",
         _TURKISH: "az tr",
         _HEBREW: "il",
         _ARABIC: "ae bh dz eg iq ir jo kw lb ly ma om ps qa sa sd sy tn ye",
-        _BALTIC: "ee lt lv",
+        _BALTIC: "lt lv",
+        _ESTONIAN: "ee",
         _THAI: "th",
         _VIETNAMESE: "vn",
         _JAPANESE: "jp",

@@ -9,22 +9,28 @@ A seven-bit body with ISO-2022-JP escape sequences is valid UTF-8 but is ISO-202
 it goes on to detection (:func:`has_iso2022jp_escapes`).
 
 **Mostly UTF-8 stays UTF-8.** A UTF-8 page with a few stray bytes (a windows-1252
-apostrophe, byte 0x92, pasted into a template; a truncated multi-byte character) is still
-UTF-8: decoding it as a legacy encoding turns all of its text into mojibake without a
-single U+FFFD, so nothing downstream notices. The rule, :func:`mostly_utf8`, counts in the
-first 16 KiB from the first non-ASCII byte (the default detection window) the valid multi-byte
-UTF-8 sequences *V* and the invalid sequences *E* (each maximal invalid subpart, which the
-decoder turns into one U+FFFD). The body is mostly UTF-8 when
+apostrophe, byte 0x92, pasted into a template; a truncated multi-byte character; a bad
+byte in a footer far beyond the detection window) is still UTF-8: decoding it as a legacy
+encoding turns all of its text into mojibake without a single U+FFFD, so nothing
+downstream notices. The rule, :func:`mostly_utf8`, counts the valid multi-byte UTF-8
+sequences *V* and the invalid sequences *E* (each maximal invalid subpart, which the
+decoder turns into one U+FFFD) from the body's first non-ASCII byte to 16 KiB (the default
+detection window) past its first invalid sequence: all the valid text before the first
+error counts, however long, and so does the window of evidence after it. The body is
+mostly UTF-8 when
 
     E >= 1  and  V >= MIN_VALID (8)  and  V >= RATIO (4) * E
 
 that is, at least four valid sequences for each invalid one, and at least eight. Legacy
 text reaches at most V = 0.27 E on the development corpus (EUC-JP, EUC-KR, windows-874,
 GBK and Big5 make chance-valid pairs; single-byte encodings almost none), a margin of 15
-below the threshold. The decision is ``source="utf-8"`` (the UTF-8 step decides, confidence
-tentative) with ``detector="mostly-utf-8"``, the share of valid sequences as its score and
-the two counts as details, so ``as_dict()`` shows the rule and its evidence under
-"detector"; the text is decoded with U+FFFD where it is invalid, as a browser would.
+below the threshold. The count is one pass of the C decoder in 16 KiB chunks (memory
+bounded whatever the body's size); legacy text fails at its first non-ASCII bytes, so it
+costs one window, and a UTF-8 body costs what the validity check before it costs. The
+decision is ``source="utf-8"`` (the UTF-8 step decides, confidence tentative) with
+``detector="mostly-utf-8"``, the share of valid sequences as its score and the two counts
+as details, so ``as_dict()`` shows the rule and its evidence under "detector"; the text is
+decoded with U+FFFD where it is invalid, as a browser would.
 """
 
 from __future__ import annotations
@@ -52,6 +58,10 @@ RATIO = 4
 _HIGH = bytes(range(0x80, 0x100))
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 _CHUNK = 64 * 1024
+_LITERAL_FFFD = "\ufffd".encode()
+#: Bytes read after the first invalid sequence (the default detection window).
+WINDOW = 16 * 1024
+_EVIDENCE_CHUNK = WINDOW
 
 # Encoding Standard, 12.2 ISO-2022-JP: the escapes to JIS X 0208 (ESC $ @, ESC $ B),
 # JIS X 0201 Roman (ESC ( J) and Katakana (ESC ( I).
@@ -136,16 +146,60 @@ def utf8_evidence(data: bytes) -> Utf8Evidence:
     Encoding Standard's UTF-8 decoder does the same) and never swallows an ASCII byte, so
     the non-ASCII characters of the result are the valid sequences plus the errors.
     """
-    text = data.decode("utf-8", "replace")
-    ascii_bytes = len(data.translate(None, _HIGH))
-    invalid = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
-    return Utf8Evidence(valid=len(text) - ascii_bytes - invalid, invalid=invalid)
+    return _count(data, after_error=None)
+
+
+def _count(data: bytes, *, after_error: int | None) -> Utf8Evidence:
+    """:func:`utf8_evidence`, read chunk by chunk from the first non-ASCII byte; with
+    *after_error*, only up to that many bytes after the first invalid sequence."""
+    if data.isascii():
+        return Utf8Evidence(valid=0, invalid=0)
+    start = _first_high(data)
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    characters = replaced = high = literal = 0
+    limit = len(data)
+    offset = start
+    while offset < limit:
+        end = min(offset + _EVIDENCE_CHUNK, limit)
+        chunk = data[offset:end]
+        pending = decoder.getstate()[0]
+        final = end == len(data)
+        text = decoder.decode(chunk, final)
+        characters += len(text)
+        replaced += text.count("\ufffd")
+        high += len(chunk) - len(chunk.translate(None, _HIGH))
+        # A U+FFFD written in the text (EF BF BD) is a valid sequence, not an error; one
+        # that straddles the chunk boundary starts in the last two bytes of the previous
+        # chunk.
+        literal += data.count(_LITERAL_FFFD, max(start, offset - 2), end)
+        if after_error is not None and limit == len(data) and replaced > literal:
+            # The first invalid sequence is in this chunk: read on to the window after it.
+            limit = min(len(data), _first_error(pending + chunk, final, offset - len(pending)))
+            limit = min(len(data), limit + after_error)
+        offset = end
+    # Bytes of a sequence cut off by the limit (not by the end of the body) stay pending in
+    # the decoder: they are neither counted as ASCII nor as a sequence.
+    ascii_bytes = offset - start - high
+    invalid = replaced - literal
+    return Utf8Evidence(valid=characters - ascii_bytes - invalid, invalid=invalid)
+
+
+def _first_error(data: bytes, final: bool, offset: int) -> int:
+    """The body offset of the first invalid sequence in *data* (which starts at body
+    offset *offset* on a character boundary)."""
+    try:
+        codecs.utf_8_decode(data, "strict", final)
+    except UnicodeDecodeError as error:
+        return offset + error.start
+    return offset + len(data)  # pragma: no cover - the caller saw a U+FFFD
 
 
 def mostly_utf8(data: bytes) -> Utf8Evidence | None:
     """The evidence when *data* is mostly, but not entirely, UTF-8 (see the module
-    docstring for the rule), else None."""
-    evidence = utf8_evidence(data)
+    docstring for the rule), else None. *data* is the whole body: the valid text before
+    the first invalid sequence counts however long it is, and so does the window after
+    it."""
+    evidence = _count(data, after_error=WINDOW)
     if evidence.invalid == 0 or evidence.valid < MIN_VALID:
         return None
     if evidence.valid < RATIO * evidence.invalid:

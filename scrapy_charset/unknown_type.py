@@ -1,0 +1,56 @@
+"""The MIME type of a response with no informative ``Content-Type``, as browsers compute
+it, and the response class that type asks for.
+
+Scrapy picks the response class from the ``Content-Type``, else the URL, else the first
+bytes (``scrapy.responsetypes``): a UTF-16 body with a BOM becomes a plain ``Response``,
+an HTML page that does not start with ``<html>`` a ``TextResponse``. Browsers run the MIME
+Sniffing Standard's "rules for identifying an unknown MIME type" instead
+(:mod:`scrapy_charset.sniff.mime`); :func:`sniff_unknown_type` does the same and rebuilds
+the response as the class of the computed type when that is text.
+"""
+
+from __future__ import annotations
+
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+
+from scrapy_charset.sniff.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
+from scrapy_charset.sniff.transport import essence as mime_essence
+
+__all__ = ["sniff_unknown_type"]
+
+#: The response class for each text type the MIME Sniffing Standard computes.
+_SNIFFED_CLASSES: dict[str, type[TextResponse]] = {
+    "html": HtmlResponse,
+    "xml": XmlResponse,
+    "text": TextResponse,
+}
+
+
+def sniff_unknown_type(
+    response: Response, uninformative: frozenset[str] = frozenset()
+) -> tuple[Response, str | None]:
+    """MIME Sniffing Standard, 7.1, for a response whose ``Content-Type`` is missing, one
+    of :data:`~scrapy_charset.sniff.mime.UNKNOWN_TYPES` or one of *uninformative*.
+
+    Returns ``(response, computed type)``: the response rebuilt as the class of the
+    computed type when that is text and Scrapy chose a generic class (a plain ``Response``
+    for a UTF-16 body with a BOM, a ``TextResponse`` for an HTML page), else the response
+    itself; ``(response, None)`` when the type is informative or the body still has a
+    ``Content-Encoding``. A class Scrapy chose from the URL (``.json``, ``.xml``) stays.
+    """
+    if not response.body or response.headers.get(b"Content-Encoding"):
+        return response, None
+    values = response.headers.getlist(b"Content-Type")
+    essence = mime_essence(b", ".join(values).decode("latin-1")) if values else None
+    if essence is not None and essence not in UNKNOWN_TYPES and essence not in uninformative:
+        return response, None
+    nosniff = response.headers.get(b"X-Content-Type-Options") or b""
+    computed = identify_unknown(
+        response.body, sniff_scriptable=nosniff.strip().lower() != b"nosniff"
+    )
+    kind = sniffed_kind(computed)
+    generic = type(response) is Response or (type(response) is TextResponse and kind != "text")
+    if kind is None or not generic:
+        return response, computed
+    kwargs = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
+    return _SNIFFED_CLASSES[kind](**kwargs), computed
