@@ -7,6 +7,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from scrapy_charset.audit.record import audit_record
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
     from scrapy_charset.sniff import sniff
     from scrapy_charset.whatwg.codecs import decode
@@ -32,6 +33,7 @@ _LAZY = {
     "CharsetItemStampMiddleware": "scrapy_charset.items.stamp",
     "TextReport": "scrapy_charset.items.textcheck",
     "inspect_text": "scrapy_charset.items.textcheck",
+    "audit_record": "scrapy_charset.audit.record",
 }
 
 
@@ -76,6 +78,7 @@ __all__ = [
     "Source",
     "TextReport",
     "__version__",
+    "audit_record",
     "decode",
     "inspect_text",
     "lookup",

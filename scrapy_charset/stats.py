@@ -64,6 +64,23 @@ UNDECLARED_FIELD = PREFIX + "items/undeclared_field"
 STAMPED = PREFIX + "stamp/items"
 STAMP_UNDECLARED = PREFIX + "stamp/undeclared_field"
 STAMP_MISSING = PREFIX + "stamp/no_decision"
+#: CHARSET_REPAIRS_FIELD / CHARSET_ITEM_FIELD names a field that holds the user's own value.
+FIELD_TAKEN = PREFIX + "items/field_taken"
+STAMP_FIELD_TAKEN = PREFIX + "stamp/field_taken"
+#: Values the pipeline does not walk: nested too deep, or a container it can neither edit
+#: in place nor rebuild (so it never flags what it could not repair).
+SKIPPED_VALUES = PREFIX + "items/skipped_values"
+
+#: The components that count their internal errors; the only values of
+#: ``charset/errors/<component>``. An internal error lets the item through unchanged.
+ERROR_COMPONENTS = ("pipeline", "stamp")
+
+
+def error(component: str) -> str:
+    if component not in ERROR_COMPONENTS:
+        raise ValueError(f"unknown component {component!r}: add it to ERROR_COMPONENTS")
+    return f"{PREFIX}errors/{component}"
+
 
 # An item field path, list indexes collapsed ("offers.price"); the pipeline bounds how many
 # distinct paths it names and counts the rest as OTHER_FIELD.

@@ -19,6 +19,7 @@ import pytest
 import scrapy
 from scrapy import signals
 
+from scrapy_charset.items.pipeline import CharsetPipeline
 from scrapy_charset.items.stamp import STAMP_KEYS
 from scrapy_charset.signals import charset_alert
 from tests.crawl import CrawlResult, run_crawl
@@ -240,3 +241,154 @@ def test_crawl_spidermon_suite_fails_the_job(tmp_path: Path) -> None:
     assert "Charset/U+FFFD within CHARSET_MONITOR_MAX_REPLACEMENT_RATE... FAIL" in result.log
     assert "Charset/Mojibake within CHARSET_MONITOR_MAX_MOJIBAKE_RATE... OK" in result.log
     assert "[Spidermon] FAILED (failures=2)" in result.log
+
+
+# --- Hostile strings: not one item lost ----------------------------------------------------
+
+
+class Article(scrapy.Item):
+    title = scrapy.Field()
+    url = scrapy.Field()
+    name = scrapy.Field()
+
+
+class FailingPipeline(CharsetPipeline):
+    """The pipeline with a text check that fails on some values, as a bug would."""
+
+    def _check_text(self, scan: Any, text: str, path: str) -> Any:
+        if "boom" in text:
+            raise RuntimeError("the text check failed")
+        return super()._check_text(scan, text, path)
+
+
+def _readings(text: str) -> list[str]:
+    data = text.encode()
+    return [
+        data.decode("cp1252", "replace"),
+        data.decode("cp1251", "replace"),
+        data.decode("latin-1"),
+        data.decode("shift_jis", "replace"),
+        data.decode("mac_roman"),
+        data.decode("cp1252", "replace").encode().decode("cp1252", "replace"),
+    ]
+
+
+# Every kind of hostile string: (id, value). Lone surrogates, controls, noncharacters, the
+# mojibake of every kind the README lists, legitimate text a bad repair would change, and
+# sizes and nesting the pipeline must bound.
+HOSTILE = [
+    ("lone-surrogates", "\ud800 a\udfffb \udc80\udc81"),
+    ("c0-controls", "\x00\x01\x1b[31mred\x7f"),
+    ("c1-controls", "\x80\x85\x9f text \x92"),
+    ("ftfy-bytes-plan", "turÂ\x92stico"),
+    ("bom-zero-width-bidi", "\ufeff\u200b\u202eevil\u202c"),
+    ("noncharacters", "\ufffe\uffff\U0010ffff\U0001fffe"),
+    ("private-use", "\ue000\U000f0000\U00100000"),
+    ("combining-pile", "e" + "\u0301\u0308\u0327" * 300),
+    ("replacement", "Caf\ufffd cr\ufffd\ufffdme"),
+    ("legit-symbols", "NESTLÉ® ВІКІ 10×20 ½ £5 ¥100 €"),
+    ("legit-ukrainian", "Уряд схвалив дії міністерства; ці дії тривають."),
+    ("mixed-kinds", " ".join(_readings("Grüße aus Zürich, Привет"))),
+    *[(f"reading-{i}", value) for i, value in enumerate(_readings("Café crème, Кафе, 珈琲店"))],
+    ("megabyte", DAMAGED * 90_000),
+]
+
+
+def test_crawl_with_hostile_strings_loses_no_item(tmp_path: Path) -> None:
+    from fuzz.pipeline_items import expected_value
+
+    nested: Any = "deep"
+    for _ in range(40):
+        nested = [nested]
+    specs: list[dict[str, Any]] = []
+    for _, value in HOSTILE:
+        specs.append({"name": value, "offers": [{"price": value}, [value, nested]]})
+        for cls in ("Product", "DataProduct", "AttrsProduct", "PydanticProduct", "Unstamped"):
+            specs.append(_item(cls, name=value))
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good"],
+            {
+                "ADDONS": {"scrapy_charset.addon.Addon": 0},
+                "CHARSET_ITEM_FIELD": "encoding",
+                "CHARSET_REPAIRS_FIELD": "repairs",
+                "LOG_LEVEL": "INFO",
+            },
+            items={f"{base}/good": specs},
+            timeout=300,
+        )
+    stats = result.stats
+    assert len(result.items) == len(specs)
+    assert stats["item_scraped_count"] == len(specs)
+    assert "item_dropped_count" not in stats
+    assert stats["charset/items_checked"] == len(specs)
+    for spec, item in zip(specs, result.items, strict=True):
+        sent = {k: v for k, v in spec.items() if k != "__item_class__"}
+        got = {k: v for k, v in item.items() if k in sent}
+        if stats.get("charset/errors/pipeline"):
+            assert got in (sent, expected_value(sent))
+        else:
+            assert got == expected_value(sent)
+
+
+def test_crawl_with_a_failing_check_loses_no_item(tmp_path: Path) -> None:
+    specs = [{"name": DAMAGED, "note": f"boom {i}"} for i in range(5)]
+    specs += [{"name": DAMAGED, "note": "fine"}]
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good"],
+            {
+                "DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585},
+                "ITEM_PIPELINES": {f"{MODULE}.FailingPipeline": 300},
+            },
+            items={f"{base}/good": specs},
+        )
+    assert result.items == [*specs[:5], {"name": FIXED, "note": "fine"}]
+    assert result.stats["charset/errors/pipeline"] == 5
+    assert result.log.count("Charset item check failed (builtins.RuntimeError)") == 1
+    assert "Traceback" in result.log
+    assert result.stats["finish_reason"] == "finished"
+
+
+# --- CHARSET_ITEM_FIELD / CHARSET_REPAIRS_FIELD naming the user's own fields ---------------
+
+
+def test_crawl_never_replaces_a_users_title_or_url(tmp_path: Path) -> None:
+    specs = [
+        {"title": "Café de Flore", "url": "https://example.com/flore", "name": DAMAGED},
+        _item("Article", title="Zürich", url="https://example.com/zh", name=DAMAGED),
+        {"title": "Café de Flore", "url": "https://example.com/flore", "name": DAMAGED},
+        {"name": DAMAGED},  # both fields free: stamped and recorded
+    ]
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good"],
+            {
+                "ADDONS": {"scrapy_charset.addon.Addon": 0},
+                "CHARSET_ITEM_FIELD": "title",
+                "CHARSET_REPAIRS_FIELD": "url",
+            },
+            items={f"{base}/good": specs},
+        )
+    decision = result.response("/good")["meta_charset"]
+    kept, article, again, free = result.items
+    assert (
+        kept
+        == again
+        == {
+            "title": "Café de Flore",
+            "url": "https://example.com/flore",
+            "name": FIXED,
+        }
+    )
+    assert article == {"title": "Zürich", "url": "https://example.com/zh", "name": FIXED}
+    assert free["title"] == _stamp(decision)
+    assert free["url"] == [
+        {"field": "name", "original": DAMAGED, "repaired": FIXED, "kind": "utf8-as-windows-1252"}
+    ]
+    stats = result.charset_stats()
+    assert stats["charset/stamp/field_taken"] == 3
+    assert stats["charset/items/field_taken"] == 3
+    assert stats["charset/stamp/items"] == 1
+    assert result.log.count("hold their own value in the 'title' field") == 2  # per class
+    assert result.log.count("hold their own value in the 'url' field") == 2

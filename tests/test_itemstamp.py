@@ -165,3 +165,77 @@ def test_addon_enables_the_stamp_only_with_a_field() -> None:
     assert by_hand.getdict("SPIDER_MIDDLEWARES") == {
         "scrapy_charset.items.stamp.CharsetItemStampMiddleware": None
     }
+
+
+# --- A user's value in the field is never replaced ---------------------------------------
+
+TAKEN = [
+    pytest.param(lambda: {"name": "x", "encoding": "gzip"}, "gzip", id="dict-str"),
+    pytest.param(lambda: {"name": "x", "encoding": {"k": 1}}, {"k": 1}, id="dict-mapping"),
+    pytest.param(lambda: {"name": "x", "encoding": ""}, "", id="dict-empty-str"),
+    pytest.param(lambda: WithField(name="x", encoding="utf-8"), "utf-8", id="scrapy-item"),
+    pytest.param(lambda: DataclassWith(name="x", encoding={"a": 1}), {"a": 1}, id="dataclass"),
+    pytest.param(lambda: AttrsWith(name="x", encoding={"a": 1}), {"a": 1}, id="attrs"),
+    pytest.param(lambda: PydanticWith(name="x", encoding={"a": 1}), {"a": 1}, id="pydantic"),
+]
+
+
+@pytest.mark.parametrize(("factory", "kept"), TAKEN)
+def test_a_field_holding_a_value_is_left_alone(
+    factory: Any, kept: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    mw = middleware()
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            item = mw.get_processed_item(factory(), response())
+            assert ItemAdapter(item)["encoding"] == kept
+    assert mw.stats.get_value("charset/stamp/field_taken") == 3
+    assert mw.stats.get_value("charset/stamp/items") is None
+    assert len([r for r in caplog.records if "hold their own value" in r.getMessage()]) == 1
+
+
+# --- Internal errors: the item passes through unchanged, counted, logged once per type ---
+
+
+class Unprintable:
+    """A decision value whose ``str()`` fails."""
+
+    def __str__(self) -> str:
+        raise ValueError("no text")
+
+
+class Refusing(dict[str, Any]):
+    """An item that refuses to be written to."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        raise RuntimeError("read-only item")
+
+
+@pytest.mark.parametrize(
+    ("decision", "factory", "error"),
+    [
+        pytest.param(
+            {"encoding": "UTF-8", "label": Unprintable()},
+            lambda: {"name": "x"},
+            "ValueError",
+            id="decision",
+        ),
+        pytest.param(DECISION.as_dict(), lambda: Refusing(name="x"), "RuntimeError", id="setter"),
+    ],
+)
+def test_internal_errors_let_the_item_through(
+    decision: Any, factory: Any, error: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    mw = middleware()
+    request = scrapy.Request("http://example.com/", meta={"charset": decision})
+    page = HtmlResponse("http://example.com/", body=b"<p>x", request=request)
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            item = factory()
+            assert mw.get_processed_item(item, page) is item
+            assert item == {"name": "x"}
+    assert mw.stats.get_value("charset/errors/stamp") == 3
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1
+    assert error in errors[0].getMessage()
+    assert errors[0].exc_info is not None

@@ -2,19 +2,37 @@
 
 from __future__ import annotations
 
+import collections
+import copy
 import dataclasses
 import logging
-from typing import Any
+import subprocess
+import sys
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import attrs
 import pydantic
 import pytest
 import scrapy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
+from fuzz.pipeline_items import (
+    FIELDS,
+    ITEM_TYPES,
+    check_item,
+    expected_value,
+    make_pipeline,
+    one_input,
+)
 from scrapy_charset.addon import Addon
 from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
 from scrapy_charset.signals import charset_alert
@@ -45,6 +63,9 @@ class PydanticProduct(pydantic.BaseModel):
     repairs: list[Any] = []
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 class Undeclared(scrapy.Item):
     name = scrapy.Field()
 
@@ -71,8 +92,6 @@ ITEMS = [
 def test_every_item_type_is_repaired_and_records_the_repair(factory: Any) -> None:
     pipeline = make({"CHARSET_REPAIRS_FIELD": "repairs"})
     item = pipeline.process_item(factory())
-    from itemadapter import ItemAdapter
-
     adapter = ItemAdapter(item)
     assert adapter["name"] == FIXED
     assert adapter["repairs"] == [
@@ -251,3 +270,351 @@ def test_addon_leaves_a_hand_listed_pipeline_alone() -> None:
 def test_addon_respects_item_checks_disabled() -> None:
     settings = addon_settings({"CHARSET_ITEM_CHECKS_ENABLED": False})
     assert settings.getdict("ITEM_PIPELINES") == {}
+
+
+# --- Internal errors: the item passes through unchanged, counted, logged once per type ---
+
+
+@dataclasses.dataclass(frozen=True)
+class FrozenProduct:
+    name: str
+
+
+class Boom(RuntimeError):
+    pass
+
+
+def _raise_type_error(text: str, **kwargs: Any) -> Any:
+    raise TypeError("cannot use a string pattern on a bytes-like object")
+
+
+def _raise_boom(*args: Any, **kwargs: Any) -> Any:
+    raise Boom("alert rules failed")
+
+
+def _break_text_check(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("scrapy_charset.items.pipeline.inspect_text", _raise_type_error)
+
+
+def _break_alerts(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline.rules, "observe", _raise_boom)
+
+
+class FailingStats:
+    """A stats collector that fails on the repair counts, after the repairs are written."""
+
+    def __init__(self, stats: Any) -> None:
+        self.stats = stats
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        if key.startswith("charset/repaired/"):
+            raise Boom(key)
+        self.stats.inc_value(key, count, start)
+
+    def get_value(self, key: str, default: Any = None) -> Any:
+        return self.stats.get_value(key, default)
+
+
+def _break_stats(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "stats", FailingStats(pipeline.stats))
+
+
+class BrokenStats:
+    """A stats collector that fails on every call."""
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        raise Boom(key)
+
+
+def _break_all_stats(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "stats", BrokenStats())
+
+
+def _nothing(pipeline: CharsetPipeline, monkeypatch: pytest.MonkeyPatch) -> None:
+    pass
+
+
+# (what breaks, the item, the exception type logged). Every item is damaged where a repair
+# would apply, so an item that came out changed would show.
+FAILURES = [
+    pytest.param(
+        _break_text_check,
+        lambda: {"t": "turÂ\x92stico", "u": DAMAGED},
+        "TypeError",
+        id="text-check",
+    ),
+    pytest.param(_break_alerts, lambda: {"a": DAMAGED, "b": [DAMAGED]}, "Boom", id="alerts"),
+    pytest.param(_break_stats, lambda: {"a": DAMAGED, "b": (DAMAGED,)}, "Boom", id="stats"),
+    pytest.param(
+        _nothing,
+        lambda: {"a": DAMAGED, "b": [FrozenProduct(name=DAMAGED)]},
+        "FrozenInstanceError",
+        id="frozen-dataclass-setter",
+    ),
+    pytest.param(
+        _nothing,
+        lambda: ScrapyProduct(name=DAMAGED, repairs=[{"x": FrozenProduct(name=DAMAGED)}]),
+        "FrozenInstanceError",
+        id="undo-across-levels",
+    ),
+]
+
+
+def test_a_broken_stats_collector_loses_no_item(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make()
+    _break_all_stats(pipeline, monkeypatch)
+    with caplog.at_level(logging.ERROR):
+        item = {"a": DAMAGED}
+        assert pipeline.process_item(item) is item
+    assert item == {"a": DAMAGED}
+    assert ["Boom" in r.getMessage() for r in caplog.records] == [True]
+
+
+@pytest.mark.parametrize(("breakage", "factory", "error"), FAILURES)
+def test_internal_errors_let_the_item_through_unchanged(
+    breakage: Any,
+    factory: Any,
+    error: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pipeline = make({"CHARSET_REPAIRS_FIELD": "repairs", "CHARSET_DROP_ITEM_FIELDS": 1})
+    breakage(pipeline, monkeypatch)
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            item = factory()
+            before = copy.deepcopy(item)
+            assert pipeline.process_item(item) is item
+            assert item == before
+    assert pipeline.stats.get_value("charset/errors/pipeline") == 3
+    assert pipeline.stats.get_value("charset/items_checked") == 3
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1
+    assert error in errors[0].getMessage()
+    assert errors[0].exc_info is not None  # the traceback
+
+
+def test_one_error_log_per_exception_type(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make()
+    with caplog.at_level(logging.ERROR):
+        _break_text_check(pipeline, monkeypatch)
+        pipeline.process_item({"a": DAMAGED})
+        pipeline.process_item({"a": DAMAGED})
+        monkeypatch.setattr("scrapy_charset.items.pipeline.inspect_text", _raise_boom)
+        pipeline.process_item({"a": DAMAGED})
+        pipeline.process_item({"a": DAMAGED})
+    assert pipeline.stats.get_value("charset/errors/pipeline") == 4
+    logged = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(logged) == 2
+    assert "TypeError" in logged[0]
+    assert "Boom" in logged[1]
+
+
+def test_the_reported_item_is_not_lost() -> None:
+    # inspect_text once raised TypeError on this value, and the item was dropped.
+    pipeline = make()
+    item = {"t": "turÂ\x92stico"}
+    assert pipeline.process_item(item) is item
+    assert item["t"] == expected_value("turÂ\x92stico")
+
+
+# --- Sequences and other containers: repaired like lists, or skipped and counted ----------
+
+
+class Pair(NamedTuple):
+    name: str
+    note: str
+
+
+class Opaque(Sequence[str]):
+    """A read-only sequence type the pipeline cannot rebuild."""
+
+    def __init__(self, *values: str) -> None:
+        self.values = values
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.values[index]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+# (the value, the repaired value; None: skipped and counted, not flagged)
+CONTAINERS = [
+    pytest.param(lambda: [DAMAGED, "ok"], [FIXED, "ok"], id="list"),
+    pytest.param(lambda: (DAMAGED, "ok"), (FIXED, "ok"), id="tuple"),
+    pytest.param(lambda: Pair(DAMAGED, "ok"), Pair(FIXED, "ok"), id="namedtuple"),
+    pytest.param(lambda: {DAMAGED, "ok"}, {FIXED, "ok"}, id="set"),
+    pytest.param(lambda: frozenset({DAMAGED}), frozenset({FIXED}), id="frozenset"),
+    pytest.param(lambda: collections.deque([DAMAGED]), collections.deque([FIXED]), id="deque"),
+    pytest.param(
+        lambda: collections.UserList([DAMAGED]), collections.UserList([FIXED]), id="userlist"
+    ),
+    pytest.param(lambda: ((DAMAGED,), [DAMAGED]), ((FIXED,), [FIXED]), id="tuple-of-tuple"),
+    pytest.param(lambda: ({"n": (DAMAGED,)},), ({"n": (FIXED,)},), id="tuple-dict-tuple"),
+    pytest.param(
+        lambda: collections.OrderedDict(n=DAMAGED),
+        collections.OrderedDict(n=FIXED),
+        id="ordereddict",
+    ),
+    pytest.param(lambda: types.MappingProxyType({"n": DAMAGED}), None, id="mappingproxy"),
+    pytest.param(lambda: Opaque(DAMAGED), None, id="custom-sequence"),
+    pytest.param(lambda: iter([DAMAGED]), None, id="iterator"),
+]
+
+
+@pytest.mark.parametrize(("factory", "repaired"), CONTAINERS)
+def test_containers_are_repaired_like_lists_or_skipped(factory: Any, repaired: Any) -> None:
+    pipeline = make()
+    value = factory()
+    item = pipeline.process_item({"f": value})
+    got = stats(pipeline)
+    if repaired is None:
+        assert item["f"] is value
+        assert got == {"charset/items_checked": 1, "charset/items/skipped_values": 1}
+        return
+    assert item["f"] == repaired
+    assert type(item["f"]) is type(value)
+    assert got["charset/mojibake/items"] == 1
+    assert "charset/items/skipped_values" not in got
+
+
+def test_shared_and_cyclic_containers_are_walked_once() -> None:
+    pipeline = make()
+    shared = (DAMAGED,)
+    cycle: list[Any] = [DAMAGED]
+    cycle.append(cycle)
+    item = pipeline.process_item({"a": shared, "b": shared, "c": cycle})
+    assert item["a"] == item["b"] == (FIXED,)
+    assert item["c"][0] == FIXED
+    assert item["c"][1] is item["c"]
+
+
+def test_nesting_past_the_limit_is_skipped_and_counted() -> None:
+    pipeline = make()
+    deep: Any = DAMAGED
+    for _ in range(40):
+        deep = [deep]
+    pipeline.process_item({"f": deep})
+    assert stats(pipeline) == {"charset/items_checked": 1, "charset/items/skipped_values": 1}
+
+
+# --- The repairs field never replaces a user's value (issue: never overwrite data) --------
+
+
+@pytest.mark.parametrize(
+    ("factory", "kept"),
+    [
+        pytest.param(
+            lambda: {"name": DAMAGED, "url": "http://example.com/"}, "http://example.com/", id="str"
+        ),
+        pytest.param(lambda: {"name": DAMAGED, "url": ["a", "b"]}, ["a", "b"], id="list"),
+        pytest.param(lambda: {"name": DAMAGED, "url": {"k": 1}}, {"k": 1}, id="dict"),
+    ],
+)
+def test_repairs_field_holding_a_value_is_left_alone(
+    factory: Any, kept: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make({"CHARSET_REPAIRS_FIELD": "url"})
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            item = pipeline.process_item(factory())
+            assert item == {"name": FIXED, "url": kept}
+    assert stats(pipeline)["charset/items/field_taken"] == 2
+    assert len([r for r in caplog.records if "hold their own value" in r.getMessage()]) == 1
+
+
+def test_repairs_field_taken_is_checked_as_any_field() -> None:
+    pipeline = make({"CHARSET_REPAIRS_FIELD": "title"})
+    item = pipeline.process_item({"title": DAMAGED})
+    assert item == {"title": FIXED}
+    assert stats(pipeline)["charset/items/field_taken"] == 1
+
+
+def test_repairs_field_extends_earlier_records() -> None:
+    pipeline = make({"CHARSET_REPAIRS_FIELD": "repairs"})
+    item = pipeline.process_item({"a": DAMAGED})
+    item["b"] = DAMAGED
+    pipeline.process_item(item)
+    assert [r["field"] for r in item["repairs"]] == ["a", "b"]
+
+
+# --- Properties over arbitrary items (the fuzz target's property, under hypothesis) --------
+
+# Any code point, lone surrogates, controls and private use included.
+ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=40)
+# The mojibake alphabets: UTF-8 bytes read as windows-1252, windows-1251, Shift_JIS...
+MOJIBAKE_TEXT = st.builds(
+    lambda text, codec: text.encode("utf-8", "surrogatepass").decode(codec, "replace"),
+    ANY_TEXT,
+    st.sampled_from(["cp1252", "cp1251", "latin-1", "shift_jis", "mac_roman", "cp1250"]),
+)
+TEXT = ANY_TEXT | MOJIBAKE_TEXT | st.sampled_from([DAMAGED, "turÂ\x92stico", "x\ufffd"])
+VALUES = st.recursive(
+    TEXT | st.none() | st.integers(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.frozensets(TEXT, max_size=3)
+        | st.sets(TEXT, max_size=3)
+        | st.dictionaries(TEXT | st.integers(), inner, max_size=3)
+        | st.builds(
+            lambda make, fields: make(**fields),
+            st.sampled_from(ITEM_TYPES),
+            st.fixed_dictionaries({}, optional=dict.fromkeys(FIELDS, inner)),
+        )
+    ),
+    max_leaves=12,
+)
+ITEMS_OF_EVERY_TYPE = st.builds(
+    lambda make, fields: make(**fields),
+    st.sampled_from(ITEM_TYPES),
+    st.fixed_dictionaries({}, optional=dict.fromkeys(FIELDS, VALUES)),
+)
+SETTINGS = st.sampled_from(
+    [
+        {},
+        {"CHARSET_REPAIR_LEGACY": True},
+        {"CHARSET_REPAIR_ENABLED": False},
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(item=ITEMS_OF_EVERY_TYPE, config=SETTINGS)
+def test_any_item_comes_out_whole(item: Any, config: dict[str, Any]) -> None:
+    check_item(make_pipeline(config), item)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXT, kind=st.sampled_from([list, tuple, frozenset]))
+def test_a_sequence_is_flagged_and_repaired_as_a_list_is(text: str, kind: type) -> None:
+    as_list, other = make(), make()
+    listed = as_list.process_item({"f": [text]})
+    kept = other.process_item({"f": kind([text])})
+    assert kept["f"] == kind(listed["f"])
+    assert stats(as_list) == stats(other)
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.binary(max_size=2048))
+def test_fuzz_target_on_raw_bytes(data: bytes) -> None:
+    one_input(data)
+
+
+@pytest.mark.timeout(300)
+def test_fuzz_target_runs_under_atheris() -> None:
+    pytest.importorskip("atheris")
+    run = subprocess.run(
+        [sys.executable, "-m", "fuzz.pipeline_items", "-runs=2000"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Done 2000 runs" in run.stderr

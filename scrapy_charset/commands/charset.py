@@ -3,6 +3,7 @@
     scrapy charset https://example.com/page
     scrapy charset --file page.html --content-type "text/html; charset=gb2312" --url https://example.cn/
     scrapy charset --json https://example.com/page
+    scrapy charset audit .scrapy/httpcache crawl.warc.gz    (see audit.py)
 
 Scrapy imports every ``scrapy.commands`` entry point on every ``scrapy`` invocation
 (``scrapy version`` included), so this module imports only the standard library and
@@ -33,7 +34,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False, "LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "[options] <url> | --file PATH"
+        return "[options] <url> | --file PATH | audit SOURCE..."
 
     def short_desc(self) -> str:
         return "Show how scrapy-charset decides the encoding of one response"
@@ -45,7 +46,9 @@ class Command(ScrapyCommand):
             "Content-Type charset, <meta> or XML declaration and its byte offset, UTF-8 "
             "validity, detection, the decision, what Scrapy alone would choose, a sample of "
             "the text where the two differ, and of damage (U+FFFD, mojibake) the text still "
-            "holds. The crawl log is off; -L LEVEL turns it on."
+            "holds. The crawl log is off; -L LEVEL turns it on. 'scrapy charset audit SOURCE...' "
+            "does it for every response kept in Scrapy's HTTP cache or in WARC/WACZ files, "
+            "and sums up where the text differs."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -63,8 +66,17 @@ class Command(ScrapyCommand):
         )
         parser.add_argument("--json", action="store_true", help="print the trail as JSON")
         parser.add_argument("--spider", help="fetch with this spider's settings")
+        from scrapy_charset.commands import audit  # the standard library only
+
+        audit.add_options(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from scrapy_charset.commands import audit  # the standard library only
+
+        if args[:1] == ["audit"]:
+            self.exitcode = audit.run(args[1:], opts, self.settings)
+            return
+        audit.check_not_used(opts)
         body = self._check_arguments(args, opts)
         # Load the rest of scrapy-charset first: a broken install is reported before any
         # download.

@@ -18,8 +18,12 @@ import dataclasses
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-__all__ = ["REPLACEMENT", "Alert", "AlertRules", "FieldStats"]
+__all__ = ["REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats"]
+
+#: The rule that fired an alert (see the module docstring).
+AlertRule = Literal["rate", "rise"]
 
 #: The damage kind of U+FFFD REPLACEMENT CHARACTER; the others are mojibake kinds.
 REPLACEMENT = "replacement"
@@ -31,7 +35,7 @@ class Alert:
 
     field: str
     kind: str
-    rule: str  # "rate" or "rise"
+    rule: AlertRule
     rate: float  # the share that fired the rule
     items: int  # items carrying the field so far
     samples: tuple[str, ...] = ()
@@ -105,13 +109,15 @@ class AlertRules:
             stats = self.fields[path] = FieldStats()
         found = frozenset(kinds)
         stats.items += 1
-        stats.damaged.update(found)
+        _add(stats.damaged, found)
         self._slide(stats, found)
         for kind in found:
             samples = stats.samples.setdefault(kind, [])
             if value is not None and len(samples) < self.max_samples:
                 samples.append(value[:_SAMPLE_LENGTH])
             stats.sources.setdefault(kind, Counter())[source or "unknown"] += 1
+        if not found and not stats.recent_counts:
+            return []  # a clean item, nothing damaged in the recent window
         alerts = []
         # Only kinds present in the windows or the totals can fire.
         for kind in set(stats.recent_counts) | found:
@@ -124,18 +130,16 @@ class AlertRules:
         return alerts
 
     def _slide(self, stats: FieldStats, found: frozenset[str]) -> None:
+        """Push *found* into the recent window; what falls out moves to the baseline."""
         stats.recent.append(found)
-        stats.recent_counts.update(found)
+        _add(stats.recent_counts, found)
         if len(stats.recent) > self.window:
             moved = stats.recent.popleft()
-            stats.recent_counts.subtract(moved)
+            _take(stats.recent_counts, moved)
             stats.baseline.append(moved)
-            stats.baseline_counts.update(moved)
+            _add(stats.baseline_counts, moved)
             if len(stats.baseline) > self.window:
-                stats.baseline_counts.subtract(stats.baseline.popleft())
-        for counts in (stats.recent_counts, stats.baseline_counts):
-            for kind in [k for k, n in counts.items() if n <= 0]:
-                del counts[kind]
+                _take(stats.baseline_counts, stats.baseline.popleft())
 
     def _check(self, path: str, kind: str, stats: FieldStats) -> Alert | None:
         if stats.items >= self.min_items and _at_least(stats.damaged[kind], stats.items, self.rate):
@@ -147,7 +151,9 @@ class AlertRules:
                 return self._alert(path, kind, "rise", recent / self.window, stats)
         return None
 
-    def _alert(self, path: str, kind: str, rule: str, rate: float, stats: FieldStats) -> Alert:
+    def _alert(
+        self, path: str, kind: str, rule: AlertRule, rate: float, stats: FieldStats
+    ) -> Alert:
         return Alert(
             field=path,
             kind=kind,
@@ -167,6 +173,21 @@ class AlertRules:
                 if _at_least(stats.damaged[kind], stats.items, limit):
                     return path, kind, stats.rate(kind)
         return None
+
+
+def _add(counts: Counter[str], kinds: frozenset[str]) -> None:
+    for kind in kinds:
+        counts[kind] += 1
+
+
+def _take(counts: Counter[str], kinds: frozenset[str]) -> None:
+    """Count *kinds* out; a kind whose count reaches 0 leaves the counter."""
+    for kind in kinds:
+        left = counts[kind] - 1
+        if left > 0:
+            counts[kind] = left
+        else:
+            del counts[kind]
 
 
 def _at_least(count: int, total: int, share: float) -> bool:

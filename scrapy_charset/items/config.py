@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
-__all__ = ["NORMALIZATION_FORMS", "ItemChecksConfig"]
+__all__ = ["NORMALIZATION_FORMS", "ItemChecksConfig", "NormalizationForm"]
 
-NORMALIZATION_FORMS = ("NFC", "NFKC")
+#: The Unicode normalisation forms ``CHARSET_NORMALIZE`` accepts.
+NormalizationForm = Literal["NFC", "NFKC"]
+NORMALIZATION_FORMS: tuple[NormalizationForm, ...] = get_args(NormalizationForm)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class ItemChecksConfig:
     repairs_field: str | None = None
     repair: bool = True
     repair_legacy: bool = False
-    normalize: Mapping[str, str] = field(default_factory=dict)
+    normalize: Mapping[str, NormalizationForm] = field(default_factory=dict)
     alert_rate: float = 0.05
     alert_min_items: int = 50
     alert_window: int = 100
@@ -79,7 +81,9 @@ class ItemChecksConfig:
             repairs_field=settings.get("CHARSET_REPAIRS_FIELD") or None,
             repair=settings.getbool("CHARSET_REPAIR_ENABLED", True),
             repair_legacy=settings.getbool("CHARSET_REPAIR_LEGACY", False),
-            normalize={str(k): str(v).upper() for k, v in normalize.items()},
+            normalize={
+                str(k): cast(NormalizationForm, str(v).upper()) for k, v in normalize.items()
+            },
             alert_rate=settings.getfloat("CHARSET_ALERT_RATE", 0.05),
             alert_min_items=settings.getint("CHARSET_ALERT_MIN_ITEMS", 50),
             alert_window=settings.getint("CHARSET_ALERT_WINDOW", 100),

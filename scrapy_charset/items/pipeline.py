@@ -1,16 +1,32 @@
 """The item pipeline: measure U+FFFD and mojibake in every string field, repair what is safe.
 
 Every item type itemadapter supports (dict, ``scrapy.Item``, dataclass, attrs, pydantic)
-is walked, nested dicts, lists and items included; a field's path joins keys with dots and
-drops list indexes (``offers.price``), so the stats keys stay bounded. Deciding to alert is
-:mod:`scrapy_charset.items.alerts`'s job; this module measures, repairs and reports.
+is walked, nested dicts, lists, tuples, sets and items included; a field's path joins keys
+with dots and drops sequence indexes (``offers.price``), so the stats keys stay bounded.
+Deciding to alert is :mod:`scrapy_charset.items.alerts`'s job; this module measures, repairs
+and reports.
+
+An item is handled in four steps: **scan** (read every string, decide each repair and
+normalisation, change nothing), **apply** (write the new values, journalled), **record**
+(the repairs field) and **report** (stats, alerts, the optional drop). Containers that can
+be changed in place (``dict``, ``list``, any mutable mapping or sequence, nested items) are
+written in place; ``tuple``, named tuples, ``set`` and ``frozenset`` are rebuilt with their
+repaired elements and written into their parent; any other container is not walked and is
+counted in ``charset/items/skipped_values``, so nothing is flagged that could not have been
+repaired.
+
+Users' data comes first: an internal error anywhere (an exception from the text check, a
+setter that refuses a value, a bug) undoes what was written, lets the item through
+unchanged, counts ``charset/errors/pipeline`` and logs one ERROR with the traceback per
+exception type.
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Mapping, MutableMapping, MutableSequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -19,6 +35,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy_charset import stats as keys
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
+from scrapy_charset.items.stamp import STAMP_KEYS
 from scrapy_charset.items.textcheck import inspect_text
 from scrapy_charset.signals import charset_alert
 
@@ -33,9 +50,21 @@ logger = logging.getLogger(__name__)
 #: The finish reason when ``CHARSET_CLOSE_SPIDER_RATE`` closes the spider.
 CLOSE_REASON = "charset_damage"
 
+#: Nesting deeper than this is not walked (counted in ``charset/items/skipped_values``).
 _MAX_DEPTH = 32
 
-Setter = Callable[[str], None]
+#: The keys of one entry of the repairs field.
+_RECORD_KEYS = frozenset({"field", "original", "repaired", "kind"})
+
+_STAMP_KEYS = frozenset(STAMP_KEYS)
+
+#: Values that hold no text: returned at once.
+_SCALARS = (int, float, complex, bytes, bytearray, memoryview, range, type(None))
+
+#: A scan's answer for a value that stays as it is.
+_SAME: Any = object()
+#: The old value of a key that was not set: undone by deleting the key.
+_ABSENT: Any = object()
 
 
 class CharsetDropItem(DropItem):
@@ -45,46 +74,84 @@ class CharsetDropItem(DropItem):
     """
 
 
-def _walk(value: Any, path: str, setter: Setter | None, depth: int = 0) -> Iterator[Any]:
-    """Yield (path, text, setter) for every string under *value*; lists keep the path."""
-    if isinstance(value, str):
-        yield path, value, setter
-    elif depth >= _MAX_DEPTH:
-        return
-    elif isinstance(value, MutableMapping):
-        for key in list(value):
-            yield from _walk(value[key], _join(path, key), _dict_setter(value, key), depth + 1)
-    elif isinstance(value, list):
-        for i, element in enumerate(value):
-            yield from _walk(element, path, _list_setter(value, i), depth + 1)
-    elif isinstance(value, Mapping):  # read-only: measured, never repaired
-        for key, element in value.items():
-            yield from _walk(element, _join(path, key), None, depth + 1)
-    elif isinstance(value, (tuple, frozenset, set)):
-        for element in value:
-            yield from _walk(element, path, None, depth + 1)
-    elif ItemAdapter.is_item(value):
-        adapter = ItemAdapter(value)
-        for key in list(adapter.keys()):
-            yield from _walk(adapter[key], _join(path, key), _dict_setter(adapter, key), depth + 1)
+@dataclass
+class _Edit:
+    """One value to write: ``container[key] = new``, undone with ``container[key] = old``."""
+
+    container: Any
+    key: Any
+    old: Any
+    new: Any
 
 
-def _join(path: str, key: object) -> str:
-    return f"{path}.{key}" if path else str(key)
+@dataclass
+class _Scan:
+    """What one item holds and what is to be changed in it; built without changing it."""
+
+    source: str | None
+    found: dict[str, set[str]] = field(default_factory=dict)  # path -> damage kinds
+    samples: dict[str, str] = field(default_factory=dict)  # path -> a damaged value
+    still_damaged: set[str] = field(default_factory=set)  # paths left with damage
+    chars: int = 0  # U+FFFD characters
+    skipped: int = 0  # values not walked
+    changes: list[dict[str, str]] = field(default_factory=list)  # for the repairs field
+    repaired: list[tuple[str, str]] = field(default_factory=list)  # (path, kind)
+    normalized: list[str] = field(default_factory=list)  # paths
+    edits: list[_Edit] = field(default_factory=list)
+    memo: dict[int, Any] = field(default_factory=dict)  # id(container) -> its new value
 
 
-def _dict_setter(container: MutableMapping[Any, Any], key: object) -> Setter:
-    def set_value(text: str) -> None:
-        container[key] = text
+class _Journal:
+    """The edits written so far, to undo them all if anything fails."""
 
-    return set_value
+    def __init__(self) -> None:
+        self.done: list[_Edit] = []
+
+    def write(self, edit: _Edit) -> None:
+        edit.container[edit.key] = edit.new
+        self.done.append(edit)
+
+    def undo(self) -> None:
+        for edit in reversed(self.done):
+            try:
+                if edit.old is _ABSENT:
+                    del edit.container[edit.key]
+                else:
+                    edit.container[edit.key] = edit.old
+            except Exception:  # undo what can be undone
+                logger.debug("could not restore %r", edit.key, exc_info=True)
+        self.done.clear()
 
 
-def _list_setter(container: list[Any], index: int) -> Setter:
-    def set_value(text: str) -> None:
-        container[index] = text
+def _is_stamp(value: Any) -> bool:
+    """The item stamp's value (or None while unset): a mapping of stamp keys only."""
+    return value is None or (isinstance(value, Mapping) and value.keys() <= _STAMP_KEYS)
 
-    return set_value
+
+def _is_records(value: Any) -> bool:
+    """The repairs field's value: None, or a list of repair records (an empty list too)."""
+    return value is None or (
+        isinstance(value, list)
+        and all(isinstance(entry, Mapping) and entry.keys() == _RECORD_KEYS for entry in value)
+    )
+
+
+def _rebuild(value: Any, elements: list[Any]) -> Any:
+    """*value*'s immutable container type again, holding *elements*."""
+    kind = type(value)
+    if kind is tuple or kind is frozenset or kind is set:
+        return kind(elements)
+    return kind._make(elements)  # a named tuple
+
+
+def _rebuildable(value: Any) -> bool:
+    kind = type(value)
+    return (
+        kind is tuple
+        or kind is frozenset
+        or kind is set
+        or (isinstance(value, tuple) and hasattr(kind, "_make") and hasattr(kind, "_fields"))
+    )
 
 
 class CharsetPipeline:
@@ -97,7 +164,8 @@ class CharsetPipeline:
     ``charset/mojibake/source/<source>``, ``charset/repaired/field/<path>``,
     ``charset/repaired/kind/<kind>``, ``charset/normalized/field/<path>``,
     ``charset/alerts/<kind>``, ``charset/items_dropped``,
-    ``charset/items/undeclared_field``.
+    ``charset/items/undeclared_field``, ``charset/items/field_taken``,
+    ``charset/items/skipped_values``, ``charset/errors/pipeline``.
     """
 
     def __init__(self, crawler: Crawler, config: ItemChecksConfig) -> None:
@@ -114,8 +182,8 @@ class CharsetPipeline:
         )
         self._paths: set[str] = set()
         self._warned: set[tuple[str, str]] = set()
+        self._errors_logged: set[str] = set()
         self._closing = False
-        self._skip = {f for f in (config.item_field, config.repairs_field) if f}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -127,72 +195,132 @@ class CharsetPipeline:
             raise NotConfigured("CHARSET_ITEM_CHECKS_ENABLED is False")
         return cls(crawler, config)
 
-    # --- measuring ---------------------------------------------------------------------
-
     def process_item(self, item: Any, spider: Any = None) -> Any:
-        if not ItemAdapter.is_item(item):
+        """Scan, repair, record and report; an internal error leaves *item* as it came."""
+        journal = _Journal()
+        try:
+            if not ItemAdapter.is_item(item):
+                return item
+            self.stats.inc_value(keys.ITEMS_CHECKED)
+            adapter = ItemAdapter(item)
+            scan = self._scan(adapter)
+            for edit in scan.edits:
+                journal.write(edit)
+            if scan.changes and self.config.repairs_field:
+                self._record(adapter, item, scan.changes, journal)
+            self._report(scan)
+        except Exception as error:
+            journal.undo()
+            self._failed(error)
             return item
-        adapter = ItemAdapter(item)
-        config = self.config
-        self.stats.inc_value(keys.ITEMS_CHECKED)
-        source = self._source(adapter)
-        found: dict[str, set[str]] = {}
-        samples: dict[str, str] = {}
-        still_damaged: set[str] = set()
-        chars = 0
-        changes: list[dict[str, str]] = []
-        for key in list(adapter.keys()):
-            if key in self._skip:
-                continue
-            for path, text, setter in _walk(adapter[key], str(key), _dict_setter(adapter, key)):
-                name = self._bound(path)
-                kinds = found.setdefault(name, set())
-                report = inspect_text(text, legacy=config.repair_legacy)
-                new = text
-                if report.replacement_chars:
-                    chars += report.replacement_chars
-                    kinds.add(REPLACEMENT)
-                    samples.setdefault(name, text)
-                if report.mojibake is not None:
-                    kinds.add(report.mojibake)
-                    samples.setdefault(name, text)
-                    repaired = report.repaired
-                    if config.repair and repaired is not None and setter is not None:
-                        changes.append(_change(name, text, repaired, report.mojibake))
-                        self.stats.inc_value(keys.repaired_field(name))
-                        self.stats.inc_value(keys.repaired_kind(report.mojibake))
-                        new = repaired
-                    else:
-                        still_damaged.add(name)
-                if report.replacement_chars:
-                    still_damaged.add(name)
-                form = config.normalize.get(path)
-                if form is not None and setter is not None:
-                    normalized = unicodedata.normalize(form, new)  # type: ignore[arg-type]
-                    if normalized != new:
-                        changes.append(_change(name, new, normalized, form.lower()))
-                        self.stats.inc_value(keys.normalized_field(name))
-                        new = normalized
-                if new is not text and setter is not None:
-                    setter(new)
-        self._count(found, chars, source)
-        if changes and config.repairs_field:
-            self._record(adapter, item, changes)
-        self._decide(found, samples, source)
-        if config.drop_item_fields and len(still_damaged) >= config.drop_item_fields:
-            self.stats.inc_value(keys.ITEMS_DROPPED)
-            raise CharsetDropItem(
-                f"U+FFFD or mojibake left in {len(still_damaged)} field(s): "
-                + ", ".join(sorted(still_damaged))
-            )
+        self._drop_if_damaged(scan)
         return item
+
+    # --- scan: read everything, change nothing ---------------------------------------------
+
+    def _scan(self, adapter: ItemAdapter) -> _Scan:
+        config = self.config
+        scan = _Scan(source=self._source(adapter))
+        for key in list(adapter.keys()):
+            value = adapter.get(key)
+            if key == config.item_field and _is_stamp(value):
+                continue
+            if key == config.repairs_field and _is_records(value):
+                continue
+            new = self._visit(scan, value, str(key), 0)
+            if new is not _SAME:
+                scan.edits.append(_Edit(adapter, key, value, new))
+        return scan
+
+    def _visit(self, scan: _Scan, value: Any, path: str, depth: int) -> Any:
+        """The new value of *value* at *path*, or ``_SAME``; edits inside go to *scan*."""
+        if isinstance(value, str):
+            return self._check_text(scan, value, path)
+        if isinstance(value, _SCALARS):
+            return _SAME
+        if depth >= _MAX_DEPTH:
+            scan.skipped += 1
+            return _SAME
+        memo = scan.memo
+        ident = id(value)
+        if ident in memo:  # shared, or a cycle (marked _SAME while being walked)
+            return memo[ident]
+        memo[ident] = _SAME
+        depth += 1
+        new: Any = _SAME
+        if isinstance(value, MutableMapping):
+            for key in list(value):
+                self._visit_slot(scan, value, key, _join(path, key), depth)
+        elif isinstance(value, MutableSequence):
+            for index in range(len(value)):
+                self._visit_slot(scan, value, index, path, depth)
+        elif _rebuildable(value):
+            elements = list(value)
+            changed = False
+            for index, element in enumerate(elements):
+                element_new = self._visit(scan, element, path, depth)
+                if element_new is not _SAME:
+                    elements[index] = element_new
+                    changed = True
+            if changed:
+                new = _rebuild(value, elements)
+        elif ItemAdapter.is_item(value):
+            adapter = ItemAdapter(value)
+            for key in list(adapter.keys()):
+                self._visit_slot(scan, adapter, key, _join(path, key), depth)
+        else:
+            scan.skipped += _is_container(value)
+        memo[ident] = new
+        return new
+
+    def _visit_slot(self, scan: _Scan, container: Any, key: Any, path: str, depth: int) -> None:
+        """Visit ``container[key]`` and keep the edit it needs."""
+        value = container[key]
+        new = self._visit(scan, value, path, depth)
+        if new is not _SAME:
+            scan.edits.append(_Edit(container, key, value, new))
+
+    def _check_text(self, scan: _Scan, text: str, path: str) -> Any:
+        """Inspect one string; its repaired and normalised value, or ``_SAME``."""
+        config = self.config
+        name = self._bound(path)
+        kinds = scan.found.setdefault(name, set())
+        form = config.normalize.get(path)
+        if form is None and text.isascii():
+            return _SAME
+        report = inspect_text(text, legacy=config.repair_legacy)
+        new = text
+        if report.replacement_chars:
+            scan.chars += report.replacement_chars
+            kinds.add(REPLACEMENT)
+            scan.samples.setdefault(name, text)
+            scan.still_damaged.add(name)
+        if report.mojibake is not None:
+            kinds.add(report.mojibake)
+            scan.samples.setdefault(name, text)
+            repaired = report.repaired
+            if config.repair and repaired is not None and repaired != text:
+                scan.changes.append(_change(name, text, repaired, report.mojibake))
+                scan.repaired.append((name, report.mojibake))
+                new = repaired
+            else:
+                scan.still_damaged.add(name)
+        if form is not None:
+            normalized = unicodedata.normalize(form, new)
+            if normalized != new:
+                scan.changes.append(_change(name, new, normalized, form.lower()))
+                scan.normalized.append(name)
+                new = normalized
+        if new is text:
+            return _SAME
+        return new if type(text) is str else type(text)(new)
 
     def _source(self, adapter: ItemAdapter) -> str | None:
         field = self.config.item_field
         if not field:
             return None
         stamp = adapter.get(field)
-        if isinstance(stamp, Mapping):
+        if stamp is not None and _is_stamp(stamp):
             value = stamp.get("source")
             return str(value) if value else None
         return None
@@ -205,6 +333,59 @@ class CharsetPipeline:
             return keys.OTHER_FIELD
         self._paths.add(path)
         return path
+
+    # --- record: the repairs field -----------------------------------------------------------
+
+    def _record(
+        self, adapter: ItemAdapter, item: Any, changes: list[dict[str, str]], journal: _Journal
+    ) -> None:
+        """Add *changes* to the repairs field, unless it holds the user's own value."""
+        field = self.config.repairs_field
+        assert field is not None
+        old = adapter.get(field, _ABSENT)
+        previous = None if old is _ABSENT else old
+        if not _is_records(previous):
+            self.stats.inc_value(keys.FIELD_TAKEN)
+            self._warn_once(
+                field,
+                type(item),
+                "%(cls)s items hold their own value in the %(field)r field: it is left as "
+                "it is and repairs are counted in stats only (choose another "
+                "CHARSET_REPAIRS_FIELD)",
+            )
+            return
+        try:
+            journal.write(_Edit(adapter, field, old, [*(previous or ()), *changes]))
+        except KeyError:
+            self.stats.inc_value(keys.UNDECLARED_FIELD)
+            self._warn_once(
+                field,
+                type(item),
+                "%(cls)s does not declare the %(field)r field: repairs are counted in stats "
+                "but not recorded on the item (declare the field, or unset "
+                "CHARSET_REPAIRS_FIELD)",
+            )
+
+    def _warn_once(self, field: str, cls: type, message: str) -> None:
+        key = (field, f"{cls.__module__}.{cls.__qualname__}")
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        logger.warning(message, {"cls": key[1], "field": field}, extra={"crawler": self.crawler})
+
+    # --- report: stats, alerts (alerts.py decides), the optional drop -----------------------
+
+    def _report(self, scan: _Scan) -> None:
+        inc = self.stats.inc_value
+        for name, kind in scan.repaired:
+            inc(keys.repaired_field(name))
+            inc(keys.repaired_kind(kind))
+        for name in scan.normalized:
+            inc(keys.normalized_field(name))
+        if scan.skipped:
+            inc(keys.SKIPPED_VALUES, scan.skipped)
+        self._count(scan.found, scan.chars, scan.source)
+        self._decide(scan.found, scan.samples, scan.source)
 
     def _count(self, found: dict[str, set[str]], chars: int, source: str | None) -> None:
         inc = self.stats.inc_value
@@ -226,28 +407,32 @@ class CharsetPipeline:
             inc(keys.MOJIBAKE_ITEMS)
             inc(keys.mojibake_source(source or "unknown"))
 
-    def _record(self, adapter: ItemAdapter, item: Any, changes: list[dict[str, str]]) -> None:
-        field = self.config.repairs_field
-        assert field is not None
-        try:
-            previous = adapter.get(field)
-            adapter[field] = [*previous, *changes] if isinstance(previous, list) else changes
-        except KeyError:
-            self.stats.inc_value(keys.UNDECLARED_FIELD)
-            self._warn_once(
-                field,
-                type(item),
-                "%(cls)s does not declare the %(field)r field: repairs are counted in stats "
-                "but not recorded on the item (declare the field, or unset "
-                "CHARSET_REPAIRS_FIELD)",
+    def _drop_if_damaged(self, scan: _Scan) -> None:
+        limit = self.config.drop_item_fields
+        if limit and len(scan.still_damaged) >= limit:
+            self.stats.inc_value(keys.ITEMS_DROPPED)
+            raise CharsetDropItem(
+                f"U+FFFD or mojibake left in {len(scan.still_damaged)} field(s): "
+                + ", ".join(sorted(scan.still_damaged))
             )
 
-    def _warn_once(self, field: str, cls: type, message: str) -> None:
-        key = (field, f"{cls.__module__}.{cls.__qualname__}")
-        if key in self._warned:
+    def _failed(self, error: Exception) -> None:
+        """Count an internal error; log it, with its traceback, once per exception type."""
+        try:
+            self.stats.inc_value(keys.error("pipeline"))
+        except Exception:  # a failing stats collector: the log line still tells
+            logger.debug("could not count the error", exc_info=True)
+        kind = f"{type(error).__module__}.{type(error).__qualname__}"
+        if kind in self._errors_logged:
             return
-        self._warned.add(key)
-        logger.warning(message, {"cls": key[1], "field": field}, extra={"crawler": self.crawler})
+        self._errors_logged.add(kind)
+        logger.error(
+            "Charset item check failed (%(kind)s); the item passes through unchanged. "
+            "Further %(kind)s errors are counted in charset/errors/pipeline only",
+            {"kind": kind},
+            exc_info=error,
+            extra={"crawler": self.crawler},
+        )
 
     # --- deciding (alerts.py) and acting -------------------------------------------------
 
@@ -311,6 +496,19 @@ class CharsetPipeline:
             )
         else:  # pragma: no cover - Scrapy < 2.14
             engine.close_spider(self.crawler.spider, CLOSE_REASON)  # type: ignore[arg-type]
+
+
+def _join(path: str, key: object) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _is_container(value: Any) -> bool:
+    """True for a value that may hold text: it is iterable, or an item."""
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _change(path: str, original: str, repaired: str, kind: str) -> dict[str, str]:

@@ -6,6 +6,12 @@ a callback yields gets ``CHARSET_ITEM_FIELD`` set to a flat, JSON-safe dict (``e
 the downloader middleware). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
 pydantic items only when they declare the field (otherwise it is counted in
 ``charset/stamp/undeclared_field`` and warned about once per item class).
+
+A user's data is never replaced: when the field already holds a value (a spider that
+names ``CHARSET_ITEM_FIELD = "title"``), the item keeps it, ``charset/stamp/field_taken``
+counts it and one warning per item class says so. An internal error lets the item through
+as it came, counted in ``charset/errors/stamp`` and logged once per exception type with
+its traceback.
 """
 
 from __future__ import annotations
@@ -54,11 +60,21 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         self.field = str(field)
         assert crawler.stats is not None
         self.stats = crawler.stats
-        self._warned: set[type] = set()
+        self._warned: set[tuple[str, type]] = set()
+        self._errors_logged: set[str] = set()
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        if response is None or not ItemAdapter.is_item(item):
+        if response is None:
             return item
+        try:
+            self._stamp(item, response)
+        except Exception as error:
+            self._failed(error)
+        return item
+
+    def _stamp(self, item: Any, response: Response) -> None:
+        if not ItemAdapter.is_item(item):
+            return
         try:
             decision = response.meta.get("charset")
         except AttributeError:  # a response built without a request
@@ -66,21 +82,56 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         stamp = stamp_from_decision(decision)
         if stamp is None:
             self.stats.inc_value(keys.STAMP_MISSING)
-            return item
+            return
+        adapter = ItemAdapter(item)
+        if adapter.get(self.field) is not None:
+            self.stats.inc_value(keys.STAMP_FIELD_TAKEN)
+            self._warn_once(
+                item,
+                "%(cls)s items hold their own value in the %(field)r field: it is left as it "
+                "is and not stamped with the encoding decision (choose another "
+                "CHARSET_ITEM_FIELD)",
+            )
+            return
         try:
-            ItemAdapter(item)[self.field] = stamp
+            adapter[self.field] = stamp
         except KeyError:
             self.stats.inc_value(keys.STAMP_UNDECLARED)
-            cls = type(item)
-            if cls not in self._warned:
-                self._warned.add(cls)
-                logger.warning(
-                    "%(cls)s does not declare the %(field)r field: its items are not stamped "
-                    "with the encoding decision (declare the field, or unset "
-                    "CHARSET_ITEM_FIELD)",
-                    {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
-                    extra={"crawler": self.crawler},
-                )
-            return item
+            self._warn_once(
+                item,
+                "%(cls)s does not declare the %(field)r field: its items are not stamped "
+                "with the encoding decision (declare the field, or unset "
+                "CHARSET_ITEM_FIELD)",
+            )
+            return
         self.stats.inc_value(keys.STAMPED)
-        return item
+
+    def _warn_once(self, item: Any, message: str) -> None:
+        cls = type(item)
+        key = (message, cls)
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        logger.warning(
+            message,
+            {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
+            extra={"crawler": self.crawler},
+        )
+
+    def _failed(self, error: Exception) -> None:
+        """Count an internal error; log it, with its traceback, once per exception type."""
+        try:
+            self.stats.inc_value(keys.error("stamp"))
+        except Exception:  # a failing stats collector: the log line still tells
+            logger.debug("could not count the error", exc_info=True)
+        kind = f"{type(error).__module__}.{type(error).__qualname__}"
+        if kind in self._errors_logged:
+            return
+        self._errors_logged.add(kind)
+        logger.error(
+            "Charset item stamp failed (%(kind)s); the item passes through unchanged. "
+            "Further %(kind)s errors are counted in charset/errors/stamp only",
+            {"kind": kind},
+            exc_info=error,
+            extra={"crawler": self.crawler},
+        )

@@ -1,0 +1,213 @@
+"""The audit's totals: what was read, skipped and decided, and where the text differs.
+
+Memory stays bounded: the counters are keyed by reasons, decision sources and encoding
+names (small fixed sets), and by host up to :data:`MAX_HOSTS` distinct hosts, after which
+new hosts count under :data:`OTHER_HOSTS`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+__all__ = ["MAX_HOSTS", "OTHER_HOSTS", "Summary"]
+
+MAX_HOSTS = 100_000
+OTHER_HOSTS = "(other hosts)"
+
+
+class _Row:
+    __slots__ = ("differs", "fffd_only", "records")
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.differs = 0
+        self.fffd_only = 0
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.records += 1
+        if result["differs"]:
+            self.differs += 1
+            if result["fffd_only"]:
+                self.fffd_only += 1
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "records": self.records,
+            "differs": self.differs,
+            "differs_fffd_only": self.fffd_only,
+        }
+
+
+def _order(item: tuple[Any, _Row]) -> tuple[int, int, str]:
+    key, row = item
+    return (-row.differs, -row.records, str(key))
+
+
+class Summary:
+    """Totals over every record, added in reading order."""
+
+    def __init__(self, *, top: int = 10, mojibake: bool = False) -> None:
+        self.top = top
+        self.records = 0
+        self.bytes = 0
+        self.decided = 0
+        self.differs = 0
+        self.differs_fffd_only = 0
+        self.mojibake: int | None = 0 if mojibake else None
+        self.skipped: Counter[str] = Counter()
+        self.left_alone: Counter[str] = Counter()
+        self.sources: Counter[str] = Counter()
+        self.encodings: Counter[str] = Counter()
+        self.hosts: dict[str, _Row] = {}
+        self.pairs: dict[tuple[str, str], _Row] = {}
+        #: Per input (file or cache folder), in the order given.
+        self.inputs: dict[str, Counter[str]] = {}
+
+    def _input(self, name: str | None) -> Counter[str]:
+        if name is None:
+            return Counter()
+        counts = self.inputs.get(name)
+        if counts is None:
+            counts = self.inputs[name] = Counter()
+        return counts
+
+    def skip(self, reason: str, source: str | None = None) -> None:
+        self.skipped[reason] += 1
+        self._input(source)["skipped"] += 1
+
+    def leave(self, reason: str, source: str | None = None) -> None:
+        self.records += 1
+        self.left_alone[reason] += 1
+        self._input(source)["records"] += 1
+
+    def add(self, result: dict[str, Any]) -> None:
+        """Count one result of :func:`scrapy_charset.audit.record.audit_record`."""
+        self.records += 1
+        self.bytes += result["bytes"]
+        counts = self._input(result.get("source"))
+        counts["records"] += 1
+        if result["left_alone"] is not None:
+            self.left_alone[result["left_alone"]] += 1
+            return
+        self.decided += 1
+        counts["decided"] += 1
+        counts["differs"] += result["differs"]
+        counts["differs_fffd_only"] += result["differs"] and result["fffd_only"]
+        self.sources[result["charset"]["source"]] += 1
+        self.encodings[result["encoding"]] += 1
+        if result["differs"]:
+            self.differs += 1
+            if result["fffd_only"]:
+                self.differs_fffd_only += 1
+        if self.mojibake is not None and result.get("mojibake"):
+            self.mojibake += 1
+        host = result["host"]
+        row = self.hosts.get(host)
+        if row is None:
+            if len(self.hosts) >= MAX_HOSTS:
+                host = OTHER_HOSTS
+                row = self.hosts.get(host)
+            if row is None:
+                row = self.hosts[host] = _Row()
+        row.add(result)
+        pair = (result["scrapy_encoding"] or "", result["encoding"])
+        row = self.pairs.get(pair)
+        if row is None:
+            row = self.pairs[pair] = _Row()
+        row.add(result)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "records": self.records,
+            "bytes": self.bytes,
+            "skipped": dict(sorted(self.skipped.items())),
+            "left_alone": dict(sorted(self.left_alone.items())),
+            "decided": self.decided,
+            "differs": self.differs,
+            "differs_fffd_only": self.differs_fffd_only,
+            "differs_text": self.differs - self.differs_fffd_only,
+        }
+        if self.mojibake is not None:
+            out["mojibake"] = self.mojibake
+        out["sources"] = dict(sorted(self.sources.items(), key=lambda kv: (-kv[1], kv[0])))
+        out["encodings"] = dict(sorted(self.encodings.items(), key=lambda kv: (-kv[1], kv[0])))
+        out["hosts"] = [
+            {"host": host, **row.as_dict()}
+            for host, row in sorted(self.hosts.items(), key=_order)[: self.top]
+        ]
+        out["inputs"] = [
+            {
+                "input": name,
+                **{
+                    key: counts[key]
+                    for key in ("records", "skipped", "decided", "differs", "differs_fffd_only")
+                },
+            }
+            for name, counts in self.inputs.items()
+        ]
+        out["encoding_pairs"] = [
+            {"scrapy": pair[0], "scrapy_charset": pair[1], **row.as_dict()}
+            for pair, row in sorted(self.pairs.items(), key=_order)
+        ]
+        return out
+
+    def render(self) -> str:
+        """The summary as a table for a terminal."""
+        data = self.as_dict()
+
+        def counts(counter: dict[str, int]) -> str:
+            return ", ".join(f"{name} {count}" for name, count in counter.items()) or "-"
+
+        rows = [
+            ("Responses read", data["records"], ""),
+            ("Left alone (not text)", sum(data["left_alone"].values()), data["left_alone"]),
+            ("Decoded", data["decided"], ""),
+            ("Text differs from plain Scrapy's", data["differs"], ""),
+            ("  by U+FFFD only", data["differs_fffd_only"], ""),
+            ("  different text", data["differs_text"], ""),
+        ]
+        if "mojibake" in data:
+            rows.append(("Still mojibake after decoding", data["mojibake"], ""))
+        rows.append(("Skipped (unreadable input)", sum(data["skipped"].values()), data["skipped"]))
+        lines = [
+            f"{name:<34} {count:>9}  {counts(detail) if detail else ''}".rstrip()
+            for name, count, detail in rows
+        ]
+        lines.append("")
+        lines.append(f"Decided by      {counts(data['sources'])}")
+        lines.append(f"Encodings       {counts(data['encodings'])}")
+        for title, table, name in (
+            ("Encoding pair (Scrapy -> scrapy-charset)", data["encoding_pairs"], _pair),
+            (f"Host (top {self.top} by differing text)", data["hosts"], _hostname),
+        ):
+            lines.append("")
+            lines.append(f"{title:<44} {'read':>9} {'differ':>7} {'U+FFFD only':>12}")
+            for row in table:
+                lines.append(
+                    f"  {name(row):<42} {row['records']:>9} {row['differs']:>7} "
+                    f"{row['differs_fffd_only']:>12}"
+                )
+        if data["inputs"]:
+            lines.append("")
+            lines.append(f"{'Input':<44} {'read':>9} {'differ':>7} {'skipped':>12}")
+            for row in data["inputs"][: self.top]:
+                lines.append(
+                    f"  {_short(row['input']):<42} {row['records']:>9} {row['differs']:>7} "
+                    f"{row['skipped']:>12}"
+                )
+            if len(data["inputs"]) > self.top:
+                lines.append(f"  ... and {len(data['inputs']) - self.top} more (see --json)")
+        return "\n".join(lines)
+
+
+def _short(path: str, width: int = 42) -> str:
+    return path if len(path) <= width else "..." + path[-(width - 3) :]
+
+
+def _pair(row: dict[str, Any]) -> str:
+    return f"{row['scrapy'] or '?'} -> {row['scrapy_charset']}"
+
+
+def _hostname(row: dict[str, Any]) -> str:
+    return str(row["host"]) or "(no host)"
