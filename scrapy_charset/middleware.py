@@ -41,6 +41,7 @@ from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.transport import combined_value
 from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.unknown_type import sniff_unknown_type
 from scrapy_charset.whatwg.codecs import decode, response_codec
@@ -155,8 +156,7 @@ def skip_reason(
         return "data_url", None, None
     if _rendered_by_browser(request, response):
         return "browser", None, None
-    values = response.headers.getlist(b"Content-Type")
-    content_type = b", ".join(values).decode("latin-1") if values else None
+    content_type = combined_value(response.headers.getlist(b"Content-Type"))
     essence = mime_essence(content_type)
     if essence is not None and (
         essence in skip_types or f"{essence.partition('/')[0]}/*" in skip_types
