@@ -13,7 +13,9 @@ import weakref
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-__all__ = ["MAX_KEYS", "Once", "disabled_notice", "once_per_crawler"]
+from scrapy_charset import stats as keys
+
+__all__ = ["MAX_KEYS", "Once", "disabled_notice", "internal_error", "once_per_crawler"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,3 +98,22 @@ def disabled_notice(crawler: Any) -> None:
             "item pipeline and item stamp are not enabled.",
             extra={"crawler": crawler},
         )
+
+
+def internal_error(warn: Once, stats: Any, component: str, what: str, error: Exception) -> None:
+    """An internal error of an item component: counted in ``charset/errors/<component>``
+    and logged, with its traceback, once per exception type through *warn*. The caller
+    lets the item through as it came."""
+    try:
+        stats.inc_value(keys.error(component))
+    except Exception:  # a failing stats collector: the log line still tells
+        logger.debug("could not count the error", exc_info=True)
+    kind = f"{type(error).__module__}.{type(error).__qualname__}"
+    warn(
+        ("error", kind),
+        "Charset %(what)s failed (%(kind)s); the item passes through unchanged. "
+        "Further %(kind)s errors are counted in charset/errors/%(component)s only",
+        {"what": what, "kind": kind, "component": component},
+        level=logging.ERROR,
+        exc_info=error,
+    )

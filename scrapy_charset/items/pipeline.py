@@ -33,7 +33,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.items.stamp import STAMP_KEYS
@@ -411,20 +411,7 @@ class CharsetPipeline:
             )
 
     def _failed(self, error: Exception) -> None:
-        """Count an internal error; log it, with its traceback, once per exception type."""
-        try:
-            self.stats.inc_value(keys.error("pipeline"))
-        except Exception:  # a failing stats collector: the log line still tells
-            logger.debug("could not count the error", exc_info=True)
-        kind = f"{type(error).__module__}.{type(error).__qualname__}"
-        self._warn(
-            ("error", kind),
-            "Charset item check failed (%(kind)s); the item passes through unchanged. "
-            "Further %(kind)s errors are counted in charset/errors/pipeline only",
-            {"kind": kind},
-            level=logging.ERROR,
-            exc_info=error,
-        )
+        internal_error(self._warn, self.stats, "pipeline", "item check", error)
 
     def _warn_once(self, field: str, cls: type, message: str) -> None:
         name = f"{cls.__module__}.{cls.__qualname__}"

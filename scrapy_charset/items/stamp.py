@@ -26,7 +26,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset._meta import decision_of
 from scrapy_charset.items.config import ItemChecksConfig
 
@@ -117,17 +117,4 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         self._warn((message, cls), message, {"cls": cls, "field": self.field})
 
     def _failed(self, error: Exception) -> None:
-        """Count an internal error; log it, with its traceback, once per exception type."""
-        try:
-            self.stats.inc_value(keys.error("stamp"))
-        except Exception:  # a failing stats collector: the log line still tells
-            logger.debug("could not count the error", exc_info=True)
-        kind = f"{type(error).__module__}.{type(error).__qualname__}"
-        self._warn(
-            ("error", kind),
-            "Charset item stamp failed (%(kind)s); the item passes through unchanged. "
-            "Further %(kind)s errors are counted in charset/errors/stamp only",
-            {"kind": kind},
-            level=logging.ERROR,
-            exc_info=error,
-        )
+        internal_error(self._warn, self.stats, "stamp", "item stamp", error)
