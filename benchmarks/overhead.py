@@ -11,16 +11,12 @@ of page and each size, in one run:
 It prints the times and the ratios b/a and b/c per size, the per-megabyte ratio and the
 fixed cost (a least-squares fit of time = fixed + per_mb * size), the growth exponent of
 (b) over the sizes, and the tracemalloc peak of (a) and (b) as a multiple of (c)'s.
-
-Until the middleware exists, (b) is a stand-in, labelled as such: ``sniff_with_text()``,
-the response built with ``encoding=codec_name(decision.encoding)``, then ``.text``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gettext
-import importlib
 import math
 import os
 import sys
@@ -147,49 +143,19 @@ def scrapy_text(body: bytes, header: str) -> Callable[[], str]:
 
 
 def _middleware() -> tuple[str, Callable[[bytes, str], Callable[[], str]]]:
-    """(label, factory) for (b): the real middleware when it exists, else the stand-in."""
-    from scrapy.http import HtmlResponse
-
-    try:
-        module = importlib.import_module("scrapy_charset.middleware")
-    except ImportError:
-        from scrapy_charset.sniff import sniff_with_text
-        from scrapy_charset.sniff.detect import get_detector
-        from scrapy_charset.whatwg.codecs import codec_name
-
-        detector = get_detector()
-
-        def stand_in(body: bytes, header: str) -> Callable[[], str]:
-            def run() -> str:
-                decision, text = sniff_with_text(body, header, URL, detector=detector)
-                response = HtmlResponse(
-                    URL,
-                    body=body,
-                    headers={"Content-Type": header},
-                    encoding=codec_name(decision.encoding),
-                )
-                if text is not None:
-                    # The UTF-8 check's text, handed over instead of decoding again.
-                    response._cached_ubody = text
-                return response.text
-
-            return run
-
-        return (
-            "stand-in (no middleware yet): sniff_with_text() + "
-            "HtmlResponse(encoding=codec_name(...)), the UTF-8 check's text handed over, + .text",
-            stand_in,
-        )
-
+    """(label, factory) for (b): the middleware's ``process_response``, then ``.text``."""
     from scrapy import Request
+    from scrapy.http import HtmlResponse
     from scrapy.utils.misc import build_from_crawler
     from scrapy.utils.reactor import install_reactor, is_reactor_installed
     from scrapy.utils.test import get_crawler
 
+    from scrapy_charset.middleware import CharsetMiddleware
+
     if not is_reactor_installed():
         install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     crawler = get_crawler(settings_dict={"LOG_LEVEL": "INFO"})
-    middleware: Any = build_from_crawler(module.CharsetMiddleware, crawler)
+    middleware: Any = build_from_crawler(CharsetMiddleware, crawler)
 
     def real(body: bytes, header: str) -> Callable[[], str]:
         def run() -> str:

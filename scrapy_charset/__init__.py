@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import codecs
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from scrapy_charset import signals
     from scrapy_charset.audit.record import audit_record
     from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
+    from scrapy_charset.items import alerts, monitors
     from scrapy_charset.sniff import sniff
-    from scrapy_charset.whatwg.codecs import decode
+    from scrapy_charset.whatwg.codecs import codec_name, decode
     from scrapy_charset.whatwg.labels import get_encoding as lookup
 
 __version__ = "0.1.0"
@@ -26,6 +29,7 @@ _LAZY = {
     "Source": "scrapy_charset.decision",
     "sniff": "scrapy_charset.sniff",
     "decode": "scrapy_charset.whatwg.codecs",
+    "codec_name": "scrapy_charset.whatwg.codecs",
     "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
     "CharsetMiddleware": "scrapy_charset.middleware",
@@ -36,14 +40,24 @@ _LAZY = {
     "audit_record": "scrapy_charset.audit.record",
 }
 
+#: Documented modules, also loaded on first use: ``scrapy_charset.signals.charset_alert``
+#: and the item side's ``alerts`` and ``monitors`` (which live in ``scrapy_charset.items``).
+_MODULES = {
+    "signals": "scrapy_charset.signals",
+    "alerts": "scrapy_charset.items.alerts",
+    "monitors": "scrapy_charset.items.monitors",
+}
+
 
 def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scrapy_charset' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
+    if name in _MODULES:
+        value: object = importlib.import_module(_MODULES[name])
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), _ALIASES.get(name, name))
+    else:
+        raise AttributeError(f"module 'scrapy_charset' has no attribute {name!r}")
     globals()[name] = value
     return value
 
@@ -67,6 +81,19 @@ class _Package(ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
+def _find_codec(name: str) -> codecs.CodecInfo | None:
+    """The ``whatwg-*`` codecs, loaded on their first lookup: a stored
+    ``response.encoding`` decodes in a process that only imported this package."""
+    if not name.startswith("whatwg"):
+        return None
+    from scrapy_charset.whatwg import codecs as whatwg_codecs
+
+    return whatwg_codecs.lookup(name)
+
+
+codecs.register(_find_codec)
+
+
 __all__ = [
     "Addon",
     "CharsetItemStampMiddleware",
@@ -78,9 +105,13 @@ __all__ = [
     "Source",
     "TextReport",
     "__version__",
+    "alerts",
     "audit_record",
+    "codec_name",
     "decode",
     "inspect_text",
     "lookup",
+    "monitors",
+    "signals",
     "sniff",
 ]

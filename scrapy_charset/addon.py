@@ -1,11 +1,17 @@
 """The Scrapy add-on: ``ADDONS = {"scrapy_charset.Addon": 0}`` enables every component.
 
-Each component has its own ``_add_*`` method. A component the project already lists in its
-setting (even as ``None``, to disable it) is left as the project wrote it.
+Before enabling anything it reads every ``CHARSET_*`` setting through the config objects:
+an invalid value stops the crawl there, before the first request, with one line naming the
+setting (:exc:`~scrapy_charset.config.CharsetSettingsError`); ``CHARSET_ENABLED = False``
+enables nothing, with one INFO line. Each component has its own ``_add_*`` method. A
+component the project already lists in its setting (even as ``None``, to disable it) is
+left as the project wrote it.
 """
 
 from __future__ import annotations
 
+import difflib
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -13,12 +19,20 @@ from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddlewa
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.utils.misc import load_object
 
+from scrapy_charset._log import disabled_notice
+from scrapy_charset._settings import SETTINGS
+from scrapy_charset.config import CharsetConfig
+from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.middleware import CharsetMiddleware
 
 if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+    from typing_extensions import Self
 
-__all__ = ["DEFAULT_PRIORITY", "Addon", "middleware_priority"]
+__all__ = ["DEFAULT_PRIORITY", "Addon", "middleware_priority", "misplaced_priority"]
+
+logger = logging.getLogger(__name__)
 
 #: Between MetaRefreshMiddleware (580) and HttpCompressionMiddleware (590).
 DEFAULT_PRIORITY = 585
@@ -47,6 +61,31 @@ def _priorities(components: Mapping[Any, Any], base: type) -> list[float]:
     ]
 
 
+def _enabled(base: Mapping[Any, Any], custom: Mapping[Any, Any]) -> dict[Any, Any]:
+    """The enabled components of *base* updated by *custom*, keys loaded (a ``None``
+    priority disables a component)."""
+    merged: dict[Any, Any] = {}
+    for components in (base, custom):
+        for key, priority in components.items():
+            merged[_loaded(key)] = priority
+    return {key: value for key, value in merged.items() if value is not None}
+
+
+def misplaced_priority(
+    base: Mapping[Any, Any], custom: Mapping[Any, Any], middleware: type = CharsetMiddleware
+) -> tuple[float, float, float] | None:
+    """``(listed, decompressor, advised)`` when *custom* lists *middleware* at or above a
+    decompressor's priority (it would see compressed bodies), else None; *advised* is the
+    priority the add-on would give it."""
+    enabled = _enabled(base, custom)
+    listed = _priorities(enabled, middleware)
+    compression = _priorities(enabled, HttpCompressionMiddleware)
+    if not listed or not compression or max(listed) < min(compression):
+        return None
+    others = {key: value for key, value in custom.items() if _loaded(key) is not middleware}
+    return max(listed), min(compression), middleware_priority(base, others)
+
+
 def middleware_priority(base: Mapping[Any, Any], custom: Mapping[Any, Any]) -> float:
     """Where :class:`CharsetMiddleware` goes among the project's downloader middlewares.
 
@@ -57,11 +96,7 @@ def middleware_priority(base: Mapping[Any, Any], custom: Mapping[Any, Any]) -> f
     ``.text``): the midpoint when both exist, 585 with Scrapy's defaults. When a project has
     put them the other way round, seeing decompressed bodies wins.
     """
-    merged: dict[Any, Any] = {}
-    for components in (base, custom):
-        for key, priority in components.items():
-            merged[_loaded(key)] = priority
-    enabled = {key: value for key, value in merged.items() if value is not None}
+    enabled = _enabled(base, custom)
     refresh = _priorities(enabled, MetaRefreshMiddleware)
     compression = _priorities(enabled, HttpCompressionMiddleware)
     if not refresh and not compression:
@@ -77,10 +112,30 @@ def middleware_priority(base: Mapping[Any, Any], custom: Mapping[Any, Any]) -> f
 class Addon:
     """Enables scrapy-charset with its defaults; configure it with ``CHARSET_*`` settings."""
 
+    def __init__(self, crawler: Crawler | None = None) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
     def update_settings(self, settings: BaseSettings) -> None:
+        """Check every ``CHARSET_*`` setting, then enable the components.
+
+        :raises CharsetSettingsError: for an invalid value; Scrapy stops the crawl.
+        """
+        response_side = CharsetConfig.from_settings(settings)
+        item_side = ItemChecksConfig.from_settings(settings)
+        _warn_unknown_names(settings)
+        if not response_side.enabled:
+            if self.crawler is not None:
+                disabled_notice(self.crawler)
+            return
         self._add_middleware(settings)
-        self._add_item_checks(settings)
-        self._add_item_stamp(settings)
+        if item_side.enabled:
+            self._add_item_checks(settings)
+        if item_side.item_field:
+            self._add_item_stamp(settings)
 
     def _add_middleware(self, settings: BaseSettings) -> None:
         priority = middleware_priority(
@@ -98,8 +153,6 @@ class Addon:
 
     def _add_item_checks(self, settings: BaseSettings) -> None:
         """The item pipeline (``CHARSET_ITEM_CHECKS_ENABLED``, on by default)."""
-        if not settings.getbool("CHARSET_ITEM_CHECKS_ENABLED", True):
-            return
         from scrapy_charset.items.pipeline import CharsetPipeline
 
         settings.setdefault_in_component_priority_dict(
@@ -108,10 +161,21 @@ class Addon:
 
     def _add_item_stamp(self, settings: BaseSettings) -> None:
         """The item stamp spider middleware, when ``CHARSET_ITEM_FIELD`` names a field."""
-        if not settings.get("CHARSET_ITEM_FIELD"):
-            return
         from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 
         settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", CharsetItemStampMiddleware, ITEM_STAMP_PRIORITY
+        )
+
+
+def _warn_unknown_names(settings: BaseSettings) -> None:
+    """One warning per ``CHARSET_*`` setting the package does not read: a misspelt name
+    would otherwise leave its default silently in force."""
+    for name in sorted(key for key in settings if isinstance(key, str)):
+        if not name.startswith("CHARSET_") or name in SETTINGS:
+            continue
+        close = difflib.get_close_matches(name, SETTINGS, n=1)
+        logger.warning(
+            "%(name)s is not a scrapy-charset setting and is ignored%(hint)s.",
+            {"name": name, "hint": f"; did you mean {close[0]}?" if close else ""},
         )

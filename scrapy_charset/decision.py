@@ -60,6 +60,15 @@ class Ignored:
     encoding: str | None = None
     offset: int | None = None
 
+    @classmethod
+    def unusable(cls, source: Source, label: str, offset: int | None = None) -> Ignored:
+        """A label "get an encoding" fails on: ``refused_label`` for a codec browsers do
+        not support, else ``unknown_label``."""
+        from scrapy_charset.whatwg.labels import is_refused
+
+        reason = "refused_label" if is_refused(label) else "unknown_label"
+        return cls(source=source, label=label, reason=reason, offset=offset)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "source": self.source.value,

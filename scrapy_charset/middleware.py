@@ -2,8 +2,11 @@
 
 For every :class:`~scrapy.http.TextResponse` the middleware decides the encoding with
 :func:`scrapy_charset.sniff` (the rules of the response's kind: HTML, XML, JSON or plain
-text), returns the same response with ``.encoding`` set to the matching ``whatwg-*`` codec,
-and records the decision in ``response.meta["charset"]``.
+text), returns the same response with ``.encoding`` set to a codec that decodes it as the
+browser does, and records the decision in ``response.meta["charset"]``. The codec is the
+standard one (``utf-8``, ``windows-1251``, ``cp932``...) whenever that decodes this body
+exactly, which every consumer of the name understands (lxml, iconv, other processes), and
+the registered ``whatwg-*`` codec for the bodies where it does not.
 
 It sits between ``MetaRefreshMiddleware`` (580) and ``HttpCompressionMiddleware`` (590), at
 585 by default: ``process_response`` runs in decreasing order, so it sees decompressed
@@ -12,8 +15,9 @@ chain runs again on a hit) and runs before ``MetaRefreshMiddleware``, the first 
 ``.text``.
 
 It never reads ``.text`` or ``.encoding`` of the incoming response (either runs Scrapy's
-own detection) and never decodes the body itself: Scrapy decodes it lazily, once, through
-the registered codec, when the spider first reads ``.text``.
+own detection). It decodes a body only where choosing the name needs it (the UTF-8
+check of an undeclared body, a CJK or UTF-16 body) and then hands the text over; other
+bodies Scrapy decodes lazily, once, when the spider first reads ``.text``.
 """
 
 from __future__ import annotations
@@ -28,14 +32,19 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
+from scrapy_charset import interop
 from scrapy_charset import stats as keys
+from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
+from scrapy_charset._settings import CharsetSettingsError, shown
 from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.transport import combined_value
 from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.unknown_type import sniff_unknown_type
-from scrapy_charset.whatwg.codecs import codec_name, decode
+from scrapy_charset.whatwg.codecs import decode, response_codec
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -77,9 +86,9 @@ _SCRIPT_TYPES = frozenset(
 #: Byte order marks of UTF-32, which Scrapy's ``.text`` honours and browsers do not.
 _UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
-#: At most this many distinct (domain, reason) warnings, so a broad crawl's memory stays
-#: bounded; the stats keep counting after that.
-_MAX_WARNINGS = 1000
+#: The most characters of a label kept in ``meta["charset"]`` and in log lines; Encoding
+#: Standard labels are at most 19 characters, so only garbage is cut.
+MAX_LABEL = 40
 
 
 def _class_kind(response: TextResponse) -> Kind:
@@ -120,11 +129,10 @@ def _rendered_by_browser(request: Request, response: Response) -> bool:
         if isinstance(params, dict) and params.get("browserHtml"):
             return True
     # scrapy-zyte-api with default or automatic parameters: its response classes keep the
-    # name of the API field the body came from (without importing that package).
+    # API's answer in their public ``raw_api_response`` (read without importing that
+    # package).
     if any(cls.__module__.startswith("scrapy_zyte_api") for cls in type(response).__mro__):
-        if getattr(response, "_body_field", None) == "browserHtml":
-            return True
-        raw = getattr(response, "_raw_api_response", None)
+        raw = getattr(response, "raw_api_response", None)
         if isinstance(raw, dict) and raw.get("browserHtml"):
             return True
     return False
@@ -148,8 +156,7 @@ def skip_reason(
         return "data_url", None, None
     if _rendered_by_browser(request, response):
         return "browser", None, None
-    values = response.headers.getlist(b"Content-Type")
-    content_type = b", ".join(values).decode("latin-1") if values else None
+    content_type = combined_value(response.headers.getlist(b"Content-Type"))
     essence = mime_essence(content_type)
     if essence is not None and (
         essence in skip_types or f"{essence.partition('/')[0]}/*" in skip_types
@@ -178,6 +185,26 @@ def _domain(response: Response) -> str:
     return urlparse_cached(response).hostname or ""
 
 
+def _cut_label(label: str) -> str:
+    """*label* if it is at most :data:`MAX_LABEL` characters, else its start and a note
+    that it was cut (a 10 KB ``Content-Type`` must not make a 10 KB meta value or log line)."""
+    if len(label) <= MAX_LABEL:
+        return label
+    return f"{label[:MAX_LABEL]}... (cut, {len(label)} characters)"
+
+
+def _bounded(decision: EncodingDecision) -> EncodingDecision:
+    """*decision* with every label cut to :data:`MAX_LABEL` characters."""
+    long_label = decision.label is not None and len(decision.label) > MAX_LABEL
+    if not long_label and all(len(i.label) <= MAX_LABEL for i in decision.ignored):
+        return decision
+    return dataclasses.replace(
+        decision,
+        label=_cut_label(decision.label) if decision.label is not None else None,
+        ignored=tuple(dataclasses.replace(i, label=_cut_label(i.label)) for i in decision.ignored),
+    )
+
+
 def _describe(decision: EncodingDecision) -> str:
     parts = [decision.source.value]
     if decision.label is not None:
@@ -202,11 +229,19 @@ class CharsetMiddleware:
             config if config is not None else CharsetConfig.from_settings(crawler.settings)
         )
         if not self.config.enabled:
+            disabled_notice(crawler)
             raise NotConfigured
+        extra = {"spider": crawler.spider}
+        # Once per domain and reason, per override label, per response class...
+        self._warn = Once(logger, extra=extra)
+        self._warn_override = Once(logger, extra=extra)
+        self._warn_class = Once(logger, extra=extra)
+        self._warn_detector = Once(logger, extra=extra)
+        self._warn_meta = Once(logger, extra=extra)
+        # XMLFeedSpider hands response.encoding to lxml: for the bodies that keep a
+        # whatwg-* codec, it reads the text instead.
+        interop.install()
         self.detector: Detector | None = self._load_detector(self.config)
-        self._warned: set[tuple[str, str]] = set()
-        self._warned_overrides: set[str] = set()
-        self._warned_classes: set[str] = set()
         self._counts: dict[str, Counter[str]] = {
             "encoding": Counter(),
             "source": Counter(),
@@ -217,7 +252,37 @@ class CharsetMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        return cls(crawler)
+        middleware = cls(crawler)
+        middleware._check_priority()
+        return middleware
+
+    def _check_priority(self) -> None:
+        """Warn when the project lists the middleware above a decompressor: it would see
+        compressed bodies (``charset/skipped/not_text``)."""
+        from scrapy_charset.addon import misplaced_priority
+
+        settings = self.crawler.settings
+        found = misplaced_priority(
+            settings.getdict("DOWNLOADER_MIDDLEWARES_BASE"),
+            settings.getdict("DOWNLOADER_MIDDLEWARES"),
+            type(self),
+        )
+        if found is None:
+            return
+        listed, compression, advised = found
+        logger.warning(
+            "%(cls)s is listed in DOWNLOADER_MIDDLEWARES at %(listed)s, at or above "
+            "HttpCompressionMiddleware (%(compression)s): it sees compressed bodies and leaves "
+            "them alone (charset/skipped/not_text). Use %(advised)s, or the add-on "
+            "(ADDONS = {'scrapy_charset.Addon': 0}), which places it.",
+            {
+                "cls": f"{type(self).__module__}.{type(self).__qualname__}",
+                "listed": listed,
+                "compression": compression,
+                "advised": advised,
+            },
+            extra={"spider": self.crawler.spider},
+        )
 
     def _load_detector(self, config: CharsetConfig) -> Detector | None:
         try:
@@ -225,30 +290,28 @@ class CharsetMiddleware:
                 config.detector, window=config.detect_window, use_tld=config.detect_tld
             )
         except ValueError as exc:
-            raise NotConfigured(
-                f"CHARSET_DETECTOR = {config.detector!r} cannot be used ({exc}); set it to "
-                f"'default', to 'none' to turn detection off, or to a detector the README "
-                f"lists."
+            raise CharsetSettingsError(
+                "CHARSET_DETECTOR",
+                config.detector,
+                "'default', 'none' or a detector name",
+                str(exc),
             ) from None
         if detector is None:
             return None
         found: Detector = detector
-        failed: list[bool] = []
 
         def detect(body: bytes, url: str | None) -> Detected | None:
             # A failing detector must not cost the response: the default decides instead.
             try:
                 return found(body, url)
             except Exception:
-                if not failed:
-                    failed.append(True)
-                    logger.warning(
-                        "The charset detector %(name)r failed on %(url)s; undeclared bodies "
-                        "it fails on fall to the default encoding. Logged once.",
-                        {"name": config.detector, "url": url},
-                        exc_info=True,
-                        extra={"spider": self.crawler.spider},
-                    )
+                self._warn_detector(
+                    "failed",
+                    "The charset detector %(name)r failed on %(url)s; undeclared bodies "
+                    "it fails on fall to the default encoding. Logged once.",
+                    {"name": config.detector, "url": url},
+                    exc_info=True,
+                )
                 return None
 
         return detect
@@ -277,21 +340,28 @@ class CharsetMiddleware:
             self._skip(request, original, reason or "content_type")
             return original
         assert isinstance(response, TextResponse)
+        override, not_a_label = self._override(request)
         decision, text = sniff_with_text(
             response.body,
             content_type,
             response.url,
             kind=kind,
-            override=self._override(request),
+            override=override,
             detector=self.detector,
             default=self.config.default_encoding if kind in ("html", "text") else None,
         )
+        if not_a_label is not None:
+            decision = dataclasses.replace(decision, ignored=(not_a_label, *decision.ignored))
+        decision = _bounded(decision)
         if sniffed is not None:
             decision = dataclasses.replace(decision, sniffed_type=sniffed)
             assert self.crawler.stats is not None
             self.crawler.stats.inc_value(keys.sniffed_type(sniffed))
+        codec, decoded = response_codec(response.body, decision.encoding)
+        if text is None:
+            text = decoded
         try:
-            new = _rebuild(response, codec_name(decision.encoding))
+            new = _rebuild(response, codec)
         except Exception:  # a third-party class whose __init__ breaks the attributes contract
             self._unsupported(type(response))
             self._skip(request, response, "unsupported_class")
@@ -301,15 +371,33 @@ class CharsetMiddleware:
             # (w3lib); browsers have no UTF-32, and FF FE 00 00 is a UTF-16LE BOM and a NUL.
             text = decode(response.body, decision.encoding)
         if text is not None and isinstance(new, TextResponse):
-            # The text is already known (the UTF-8 check decoded the body, or the case
-            # above): hand it over, exactly what decode() gives, rather than decode again.
+            # The text is already known (the UTF-8 check or the choice of the codec
+            # decoded the body, or the case above): hand it over, exactly what decode()
+            # gives, rather than decode again.
             new._cached_ubody = text
         self._record(response, decision)
         tagged = decision.as_dict()
-        request.meta["charset"] = tagged
-        if response.request is not None and response.request is not request:
-            response.request.meta["charset"] = tagged
+        for meta in _metas(request, response):
+            if not tag(meta, tagged):
+                self._meta_taken(response, meta[META_KEY])
         return new
+
+    def _meta_taken(self, response: Response, value: Any) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(keys.META_TAKEN)
+        self._warn_meta(
+            "taken",
+            "%(url)s: Request.meta[%(key)r] already holds %(value)s, which scrapy-charset did "
+            "not write; it is kept, and the encoding decision is in meta[%(fallback)r]. The "
+            "key %(key)r is reserved for the decision: keep your own data under another key. "
+            "Logged once; charset/meta_taken counts every response.",
+            {
+                "url": response.url,
+                "key": META_KEY,
+                "value": shown(value),
+                "fallback": FALLBACK_META_KEY,
+            },
+        )
 
     def _skip(self, request: Request, response: Response, reason: str) -> None:
         assert self.crawler.stats is not None
@@ -317,7 +405,7 @@ class CharsetMiddleware:
         self._counts["skipped"][reason] += 1
         # A redirect (meta refresh, retry) copies meta from the previous request: never
         # let a decision about another body describe this one.
-        request.meta.pop("charset", None)
+        untag(request.meta)
         logger.debug(
             "Charset of %(url)s left alone: %(reason)s",
             {"url": response.url, "reason": reason},
@@ -326,30 +414,23 @@ class CharsetMiddleware:
 
     def _unsupported(self, cls: type) -> None:
         name = f"{cls.__module__}.{cls.__qualname__}"
-        if name not in self._warned_classes:
-            self._warned_classes.add(name)
-            logger.warning(
-                "%(cls)s cannot be rebuilt from its 'attributes' (Response.attributes lists "
-                "the __init__ keywords); its responses keep Scrapy's own decoding.",
-                {"cls": name},
-                exc_info=True,
-                extra={"spider": self.crawler.spider},
-            )
+        self._warn_class(
+            name,
+            "%(cls)s cannot be rebuilt from its 'attributes' (Response.attributes lists "
+            "the __init__ keywords); its responses keep Scrapy's own decoding.",
+            {"cls": name},
+            exc_info=True,
+        )
 
-    def _override(self, request: Request) -> str | None:
+    @staticmethod
+    def _override(request: Request) -> tuple[str | None, Ignored | None]:
+        """``(label, None)`` for the override label (or None), ``(None, ignored)`` for a
+        value that is not a string: recorded and counted as an unknown label."""
         value = request.meta.get("charset_encoding")
         if value is None or isinstance(value, str):
-            return value
-        key = repr(value)
-        if key not in self._warned_overrides:
-            self._warned_overrides.add(key)
-            logger.warning(
-                "Request.meta['charset_encoding'] = %(value)s is not a string; it is "
-                "ignored. Set it to an Encoding Standard label such as 'Shift_JIS'.",
-                {"value": key[:100]},
-                extra={"spider": self.crawler.spider},
-            )
-        return None
+            return value, None
+        label = f"{shown(value, MAX_LABEL // 2)} ({type(value).__name__}, not a string)"
+        return None, Ignored(source=Source.OVERRIDE, label=label, reason="unknown_label")
 
     # --- stats and logs -------------------------------------------------------------
 
@@ -385,23 +466,21 @@ class CharsetMiddleware:
         self, response: Response, decision: EncodingDecision, ignored: Ignored
     ) -> None:
         if ignored.source is Source.OVERRIDE:
-            if ignored.label not in self._warned_overrides:
-                self._warned_overrides.add(ignored.label)
-                logger.warning(
-                    "Request.meta['charset_encoding'] = %(label)r is %(what)s; it is ignored "
-                    "(%(url)s was decided as %(encoding)s from %(source)s). Use an Encoding "
-                    "Standard label: https://encoding.spec.whatwg.org/#names-and-labels",
-                    {
-                        "label": ignored.label,
-                        "what": "an encoding browsers do not support"
-                        if ignored.reason == "refused_label"
-                        else "not an Encoding Standard label",
-                        "url": response.url,
-                        "encoding": decision.encoding,
-                        "source": decision.source.value,
-                    },
-                    extra={"spider": self.crawler.spider},
-                )
+            self._warn_override(
+                ignored.label,
+                "Request.meta['charset_encoding'] = %(label)r is %(what)s; it is ignored "
+                "(%(url)s was decided as %(encoding)s from %(source)s). Use an Encoding "
+                "Standard label: https://encoding.spec.whatwg.org/#names-and-labels",
+                {
+                    "label": ignored.label,
+                    "what": "an encoding browsers do not support"
+                    if ignored.reason == "refused_label"
+                    else "not an Encoding Standard label",
+                    "url": response.url,
+                    "encoding": decision.encoding,
+                    "source": decision.source.value,
+                },
+            )
             return
         if ignored.reason == "refused_label":
             self._warn_once(
@@ -430,23 +509,11 @@ class CharsetMiddleware:
     def _warn_once(
         self, response: Response, reason: str, message: str, args: dict[str, Any]
     ) -> None:
-        key = (_domain(response), reason)
-        if key in self._warned or len(self._warned) > _MAX_WARNINGS:
-            return
-        self._warned.add(key)
-        if len(self._warned) > _MAX_WARNINGS:
-            logger.warning(
-                "Charset warnings reached %(max)d distinct domains and reasons; further "
-                "ones are only counted in the charset/ stats.",
-                {"max": _MAX_WARNINGS},
-                extra={"spider": self.crawler.spider},
-            )
-            return
-        logger.warning(
+        self._warn(
+            (_domain(response), reason),
             message + " Logged once per domain; the charset/ignored/%(reason)s stat counts "
             "every response.",
             {"url": response.url, "reason": reason, **args},
-            extra={"spider": self.crawler.spider},
         )
 
     def spider_closed(self, spider: Spider) -> None:
@@ -467,6 +534,15 @@ class CharsetMiddleware:
             },
             extra={"spider": spider},
         )
+
+
+def _metas(request: Request, response: Response) -> list[dict[str, Any]]:
+    """The meta dicts the decision is written to: the request's, and the response's own
+    request's when a middleware replaced it."""
+    metas = [request.meta]
+    if response.request is not None and response.request is not request:
+        metas.append(response.request.meta)
+    return metas
 
 
 #: Where each kind of declaration is written, for log messages.

@@ -14,6 +14,9 @@ PREFIX = "charset/"
 # --- Downloader middleware -------------------------------------------------------------
 
 RESPONSE_COUNT = PREFIX + "response_count"
+#: Responses whose ``Request.meta["charset"]`` held a value the middleware did not write
+#: (kept; the decision went to ``meta["charset_decision"]``).
+META_TAKEN = PREFIX + "meta_taken"
 
 
 def source(name: str) -> str:

@@ -12,6 +12,13 @@ Usage::
 ``--spec-dir`` defaults to the repository's copy of the data, ``tests/data/whatwg-encoding``
 (its revision and licence are in ``tests/data/README.md``). ``--check`` writes nothing and
 exits non-zero when a generated module differs from what the data would generate.
+
+``_multibyte.py`` is also a function of the running CPython: its corrections are the
+differences between the standard's CJK decoders and CPython's C codecs. It records the
+Python version it was generated with and :func:`codec_fingerprint`, a SHA-256 of every
+codec output it compared; ``--check`` ignores the version when the fingerprint is the same,
+and a test that needs no spec data recomputes the fingerprint, so a CPython whose codecs
+changed is noticed without regenerating.
 """
 
 from __future__ import annotations
@@ -19,10 +26,13 @@ from __future__ import annotations
 import argparse
 import bisect
 import codecs
+import hashlib
 import json
+import platform
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,10 +149,15 @@ def generate_single_byte(spec_dir: Path) -> str:
     """
     provenance: list[str] = []
     tables: dict[str, str] = {}
+    aliases: dict[str, str] = {}  # an encoding whose index an earlier one has -> that one
+    first_with: dict[str, str] = {}
     for name, index_name in SINGLE_BYTE.items():
+        if index_name in first_with:
+            aliases[name] = first_with[index_name]
+            continue
+        first_with[index_name] = name
         index, source = read_index(spec_dir, index_name)
-        if source not in provenance:
-            provenance.append(source)
+        provenance.append(source)
         tables[name] = "".join(chr(index.get(pointer, 0xFFFD)) for pointer in range(128))
     lines = [index_header(provenance), '"""Single-byte decoding tables: bytes 0x80-0xFF."""', ""]
     lines.append("from __future__ import annotations")
@@ -156,6 +171,10 @@ def generate_single_byte(spec_dir: Path) -> str:
             lines.append(f'        "{chunk}"')
         lines.append("    ),")
     lines.append("}")
+    for name, same in aliases.items():
+        lines.append("")
+        lines.append(f"#: {name} decodes with {same}'s index (it differs only in directionality).")
+        lines.append(f"HIGH_HALVES[{name!r}] = HIGH_HALVES[{same!r}]")
     return "\n".join(lines) + "\n"
 
 
@@ -328,6 +347,37 @@ def _compare(
         wrong.setdefault(c_text, []).append((seq, spec_text))
 
 
+def _fingerprint_record(seq: bytes, text: str | None) -> bytes:
+    output = b"\xff" if text is None else text.encode("utf-8", "surrogatepass")
+    return seq + b"\x00" + output + b"\x00"
+
+
+def codec_fingerprint(c_codecs: dict[str, str] | None = None) -> str:
+    """SHA-256 of the CPython C codecs' outputs the corrections are diffed against.
+
+    For each codec: its decoding of every sequence the generator compares (the index
+    sequences, every one- and two-byte sequence from a non-ASCII lead, EUC-JP's three-byte
+    ones, gb18030's four-byte ones), and its encoding of every code point (an unencodable
+    one as its backslash escape). It needs no spec data.
+    """
+    digest = hashlib.sha256()
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    for name, codec in (c_codecs or C_CODECS).items():
+        digest.update(f"{name}={codec}\n".encode())
+        for seq in sorted({*_lookup_sequences(name), *_decoded_sequences(name)}):
+            digest.update(_fingerprint_record(seq, _c_lookup(codec, seq)))
+        if name == "gb18030":
+            for seq, text in _gb18030_four_byte(codec):
+                digest.update(_fingerprint_record(seq, text))
+        digest.update(everything.encode(codec, "backslashreplace"))
+    return digest.hexdigest()
+
+
+#: The line of ``_multibyte.py`` that records the Python version; ``--check`` compares the
+#: rest (the fingerprint decides whether the codecs are the same).
+_PYTHON_VERSION_LINE = re.compile(r'^PYTHON_VERSION = "[^"]*"$', re.MULTILINE)
+
+
 def _encoder_skips(name: str, seq: bytes) -> bool:
     """Index sequences the standard's encoder never outputs."""
     if name == "Big5":
@@ -383,6 +433,72 @@ def _encoder_overrides(  # noqa: PLR0917
     return overrides
 
 
+def _text_literal(text: str) -> str:
+    """A str literal with every non-ASCII or quote character escaped."""
+    return (
+        '"'
+        + "".join(
+            chr(ord(c))
+            if 0x20 <= ord(c) < 0x7F and c not in '"\\'
+            else f"\\U{ord(c):08x}"
+            if ord(c) > 0xFFFF
+            else f"\\u{ord(c):04x}"
+            for c in text
+        )
+        + '"'
+    )
+
+
+@dataclass
+class _Corrections:
+    """What one CJK encoding's decoder corrects in its C codec, and its encoder's bytes."""
+
+    diff: dict[bytes, str] = field(default_factory=dict)
+    fix: dict[str, str] = field(default_factory=dict)
+    ambiguous: list[tuple[str, bytes]] = field(default_factory=list)
+    overrides: dict[str, bytes] = field(default_factory=dict)
+
+
+def _corrections(name: str, codec: str, lookup: Lookup) -> _Corrections:
+    """Compare the standard's decoder of *name* with the C *codec*."""
+    from scrapy_charset.whatwg.multibyte import STEPS, step_decode
+
+    step = STEPS[name]
+    found = _Corrections()
+    diff = found.diff
+    # C output of a correct sequence, and what each wrong one should give
+    right: set[str] = set()
+    wrong: dict[str, list[tuple[bytes, str]]] = {}
+
+    # the text the steps produce where the C codec fails
+    produced_by_steps: set[str] = set()
+    for seq in _lookup_sequences(name):
+        expected = lookup(seq)
+        c_text = _c_lookup(codec, seq)
+        if c_text != expected:
+            diff[seq] = expected or ""
+            if c_text is None:
+                produced_by_steps.update(expected or "")
+    for seq in _decoded_sequences(name):
+        spec_text = step_decode(seq, step, lookup)
+        _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
+    if name == "gb18030":
+        for seq, c_text in _gb18030_four_byte(codec):
+            expected = lookup(seq)
+            if c_text != expected:
+                diff[seq] = expected or ""
+                if c_text is None:
+                    produced_by_steps.update(expected or "")
+            _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
+    for char, cases in sorted(wrong.items()):
+        if len(cases) == 1 and char not in right and char not in produced_by_steps:
+            found.fix[char] = cases[0][1]
+        else:
+            found.ambiguous.extend((char, seq) for seq, _ in cases)
+    found.overrides = _encoder_overrides(name, codec, lookup, step, diff, wrong)
+    return found
+
+
 def generate_multi_byte(spec_dir: Path) -> str:
     """The corrections the CJK decoders apply to Python's C codecs.
 
@@ -392,70 +508,25 @@ def generate_multi_byte(spec_dir: Path) -> str:
       differently, unique to that sequence -> the standard's text;
     - ``AMBIGUOUS``: such a character that is not unique, with the sequence to look for.
     """
-    from scrapy_charset.whatwg.multibyte import STEPS, step_decode
-
     provenance: list[str] = []
     spec = _spec_lookups(spec_dir, provenance)
-    diffs: dict[str, dict[bytes, str]] = {}
-    fixes: dict[str, dict[str, str]] = {}
-    ambiguous: dict[str, list[tuple[str, bytes]]] = {}
-    overrides: dict[str, dict[str, bytes]] = {}
-    for name, codec in C_CODECS.items():
-        lookup, step = spec[name], STEPS[name]
-        diff: dict[bytes, str] = {}
-        # C output of a correct sequence, and what each wrong one should give
-        right: set[str] = set()
-        wrong: dict[str, list[tuple[bytes, str]]] = {}
-
-        # the text the steps produce where the C codec fails
-        produced_by_steps: set[str] = set()
-        for seq in _lookup_sequences(name):
-            expected = lookup(seq)
-            c_text = _c_lookup(codec, seq)
-            if c_text != expected:
-                diff[seq] = expected or ""
-                if c_text is None:
-                    produced_by_steps.update(expected or "")
-        for seq in _decoded_sequences(name):
-            spec_text = step_decode(seq, step, lookup)
-            _compare(codec, right, wrong, seq, c_text=_c_lookup(codec, seq), spec_text=spec_text)
-        if name == "gb18030":
-            for seq, c_text in _gb18030_four_byte(codec):
-                expected = lookup(seq)
-                if c_text != expected:
-                    diff[seq] = expected or ""
-                    if c_text is None:
-                        produced_by_steps.update(expected or "")
-                _compare(codec, right, wrong, seq, c_text=c_text, spec_text=expected or "\ufffd")
-        fix: dict[str, str] = {}
-        ambiguous[name] = []
-        for char, cases in sorted(wrong.items()):
-            if len(cases) == 1 and char not in right and char not in produced_by_steps:
-                fix[char] = cases[0][1]
-            else:
-                ambiguous[name].extend((char, seq) for seq, _ in cases)
-        diffs[name], fixes[name] = diff, fix
-        overrides[name] = _encoder_overrides(name, codec, lookup, step, diff, wrong)
-
-    def text_literal(text: str) -> str:
-        return (
-            '"'
-            + "".join(
-                chr(ord(c))
-                if 0x20 <= ord(c) < 0x7F and c not in '"\\'
-                else f"\\U{ord(c):08x}"
-                if ord(c) > 0xFFFF
-                else f"\\u{ord(c):04x}"
-                for c in text
-            )
-            + '"'
-        )
+    found = {name: _corrections(name, codec, spec[name]) for name, codec in C_CODECS.items()}
+    diffs = {name: item.diff for name, item in found.items()}
+    fixes = {name: item.fix for name, item in found.items()}
+    ambiguous = {name: item.ambiguous for name, item in found.items()}
+    overrides = {name: item.overrides for name, item in found.items()}
 
     provenance.append("The differences are against Python's codecs " + ", ".join(C_CODECS.values()))
     lines = [index_header(provenance)]
     lines.append('"""Corrections to Python\'s CJK C codecs (see scrapy_charset.whatwg.cjk)."""')
     lines.append("")
     lines.append("from __future__ import annotations")
+    lines.append("")
+    lines.append("#: The CPython whose C codecs the corrections below are diffed against.")
+    lines.append(f'PYTHON_VERSION = "{platform.python_version()}"')
+    lines.append("#: SHA-256 of those codecs' outputs (generate_tables.codec_fingerprint): when")
+    lines.append("#: the running CPython gives another, regenerate the tables.")
+    lines.append(f'CODEC_FINGERPRINT = "{codec_fingerprint()}"')
     lines.append("")
     lines.append("#: Encoding name -> the closest Python C codec.")
     lines.append("C_CODECS: dict[str, str] = {")
@@ -469,7 +540,7 @@ def generate_multi_byte(spec_dir: Path) -> str:
     for name, diff in diffs.items():
         lines.append(f"    {name!r}: {{")
         lines.extend(
-            f"        {seq!r}: {text_literal(text)}," for seq, text in sorted(diff.items())
+            f"        {seq!r}: {_text_literal(text)}," for seq, text in sorted(diff.items())
         )
         lines.append("    },")
     lines.append("}")
@@ -480,27 +551,27 @@ def generate_multi_byte(spec_dir: Path) -> str:
     lines.append("FIXES: dict[str, dict[str, str]] = {")
     for name, fix in fixes.items():
         lines.append(f"    {name!r}: {{")
-        lines.extend(f"        {text_literal(c)}: {text_literal(t)}," for c, t in fix.items())
+        lines.extend(f"        {_text_literal(c)}: {_text_literal(t)}," for c, t in fix.items())
         lines.append("    },")
     lines.append("}")
     lines.append("")
-    lines.append(
-        "#: A C codec output character that is wrong only where this sequence produced it."
-    )
     lines.append(
         "#: Code point -> the encoder's bytes where the C codec's do not decode back (b\"\": none)."
     )
     lines.append("ENCODE: dict[str, dict[str, bytes]] = {")
     for name, override in overrides.items():
         lines.append(f"    {name!r}: {{")
-        lines.extend(f"        {text_literal(c)}: {seq!r}," for c, seq in override.items())
+        lines.extend(f"        {_text_literal(c)}: {seq!r}," for c, seq in override.items())
         lines.append("    },")
     lines.append("}")
     lines.append("")
+    lines.append(
+        "#: A C codec output character that is wrong only where this sequence produced it."
+    )
     lines.append("AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {")
     for name, triggers in ambiguous.items():
         lines.append(f"    {name!r}: (")
-        lines.extend(f"        ({text_literal(c)}, {seq!r})," for c, seq in triggers)
+        lines.extend(f"        ({_text_literal(c)}, {seq!r})," for c, seq in triggers)
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -512,6 +583,10 @@ GENERATORS: dict[str, Callable[[Path], str]] = {
     "_singlebyte.py": generate_single_byte,
     "_multibyte.py": generate_multi_byte,
 }
+
+
+def _comparable(text: str) -> str:
+    return _PYTHON_VERSION_LINE.sub('PYTHON_VERSION = "..."', text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -528,7 +603,9 @@ def main(argv: list[str] | None = None) -> int:
         text = generate(spec_dir)
         path = OUT_DIR / filename
         if args.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            if not path.is_file() or _comparable(path.read_text(encoding="utf-8")) != _comparable(
+                text
+            ):
                 stale.append(filename)
         else:
             path.write_text(text, encoding="utf-8")

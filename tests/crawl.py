@@ -74,7 +74,11 @@ crawler = process.create_crawler(Probe)
 crawler.signals.connect(collect, signal=scrapy.signals.item_scraped)
 process.crawl(crawler)
 process.start()
-stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
+try:
+    all_stats = crawler.stats.get_stats()
+except (AttributeError, RuntimeError):  # the crawl stopped before it started
+    all_stats = {}
+stats = {k: v for k, v in all_stats.items() if isinstance(v, (int, float, str))}
 json.dump({"responses": responses, "items": items, "stats": stats}, open(out_path, "w"))
 """
 

@@ -6,6 +6,7 @@ compressed where the test says so), with ``Content-Length`` added.
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -47,11 +48,20 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
+def free_port() -> int:
+    """A port free on 127.0.0.1 now, for pages that must name their own absolute URLs."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
 @contextmanager
-def serve(routes: Mapping[str, Page]) -> Iterator[str]:
-    """Serve *routes* on 127.0.0.1; yields the base URL (``http://127.0.0.1:PORT``)."""
+def serve(routes: Mapping[str, Page], port: int = 0) -> Iterator[str]:
+    """Serve *routes* on 127.0.0.1 (*port*, or a free one); yields the base URL
+    (``http://127.0.0.1:PORT``)."""
     handler = type("Handler", (_Handler,), {"routes": dict(routes)})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

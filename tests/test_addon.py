@@ -9,11 +9,14 @@ import pytest
 from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
+from scrapy.settings import Settings
 from scrapy.settings.default_settings import DOWNLOADER_MIDDLEWARES_BASE
+from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from scrapy_charset import Addon, CharsetMiddleware
-from scrapy_charset.addon import middleware_priority
+from scrapy_charset import CharsetMiddleware
+from scrapy_charset.addon import Addon, middleware_priority, misplaced_priority
+from tests.spec import REPO
 
 META_REFRESH = "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware"
 COMPRESSION = "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"
@@ -103,3 +106,51 @@ def test_middleware_by_hand() -> None:
         {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585}}
     )
     assert order.index(HttpCompressionMiddleware) + 1 == order.index(CharsetMiddleware)
+
+
+def test_docs_list_every_component_the_addon_enables() -> None:
+    """The docs' "without the add-on" snippet enables what the add-on enables, at the same
+    priorities (the item stamp being enabled by CHARSET_ITEM_FIELD)."""
+    page = (REPO / "docs" / "activation.md").read_text(encoding="utf-8")
+    snippet = page.split("Without the add-on", 1)[1].split("```python\n", 1)[1].split("```")[0]
+    listed: dict[str, Any] = {}
+    exec(snippet, listed)
+    settings = Settings({"CHARSET_ITEM_FIELD": "encoding"})
+    Addon().update_settings(settings)
+    for name in ("DOWNLOADER_MIDDLEWARES", "ITEM_PIPELINES", "SPIDER_MIDDLEWARES"):
+        by_hand = {load_object(path): priority for path, priority in listed[name].items()}
+        assert by_hand == settings.getdict(name), name
+
+
+@pytest.mark.parametrize(
+    ("custom", "expected"),
+    [
+        pytest.param({"scrapy_charset.CharsetMiddleware": 950}, (950, 590, 585), id="above"),
+        pytest.param({"scrapy_charset.CharsetMiddleware": 590}, (590, 590, 585), id="equal"),
+        pytest.param(
+            {"scrapy_charset.CharsetMiddleware": 950, COMPRESSION: 990},
+            None,
+            id="compression-moved-above-it",
+        ),
+        pytest.param(
+            {"scrapy_charset.CharsetMiddleware": 700, COMPRESSION: 650, META_REFRESH: 600},
+            (700, 650, 625),
+            id="both-moved",
+        ),
+        pytest.param({"scrapy_charset.CharsetMiddleware": 585}, None, id="in-place"),
+        pytest.param({"scrapy_charset.CharsetMiddleware": 100}, None, id="low"),
+        pytest.param(
+            {"scrapy_charset.CharsetMiddleware": 950, COMPRESSION: None}, None, id="no-decompressor"
+        ),
+        pytest.param({}, None, id="not-listed"),
+    ],
+)
+def test_misplaced_priority(custom: dict[Any, Any], expected: tuple[float, ...] | None) -> None:
+    assert misplaced_priority(DOWNLOADER_MIDDLEWARES_BASE, custom) == expected
+
+
+def test_addon_enables_nothing_when_switched_off() -> None:
+    settings = Settings({"CHARSET_ENABLED": False, "CHARSET_ITEM_FIELD": "encoding"})
+    Addon().update_settings(settings)
+    for name in ("DOWNLOADER_MIDDLEWARES", "ITEM_PIPELINES", "SPIDER_MIDDLEWARES"):
+        assert settings.getdict(name) == {}

@@ -10,10 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pycountry
 import pytest
 
 from scrapy_charset.commands.trail import explain, render
 from tests.example import run_scrapy, write_entry_point
+from tests.server import Page, serve
 from tests.spec import REPO
 
 from example_project.demo_site import RU_HOST, DemoPage, DemoSite, pages  # isort: skip
@@ -269,8 +271,12 @@ def test_trail_records_each_step() -> None:
     }
     assert trail["in_document"]["encoding"] == "UTF-8"
     assert trail["in_document"]["offset"] == 38
-    assert trail["utf8"] == {"valid": True, "ascii": False, "first_invalid_offset": None}
-    assert set(trail["detection"]) >= {"available"}
+    # The header decided: the rules after it did not run (the declarations after it are
+    # read for conflicts).
+    assert trail["utf8"] is None
+    assert trail["not_run"] == ["utf-8", "detected", "default"]
+    assert trail["detection"]["ran"] is False
+    assert trail["detection"]["result"] is None
 
 
 # --- Offline files that are not demo pages ------------------------------------------------
@@ -412,6 +418,7 @@ def test_project_settings_apply(entry_point: Path, demo_files: Path) -> None:
     trail = json.loads(result.stdout)
     assert trail["trail"]["detection"] == {
         "applies": True,
+        "ran": True,
         "available": False,
         "error": None,
         "result": None,
@@ -430,7 +437,10 @@ def test_bad_project_settings_are_reported(entry_point: Path, demo_files: Path) 
         demo_files,
     )
     assert result.returncode == 1
-    assert "CHARSET_DETECT_WINDOW = -1 is not a positive number of bytes" in result.stderr
+    assert (
+        "CHARSET_DETECT_WINDOW = '-1' is not valid; accepted: a whole number of 1 or more"
+        in result.stderr
+    )
 
 
 def test_file_override(entry_point: Path, demo_files: Path) -> None:
@@ -577,3 +587,114 @@ def test_control_a_command_that_fails_to_import_breaks_scrapy_version(tmp_path: 
     version = run_scrapy(["version"], path=[folder, REPO], cwd=tmp_path)
     assert version.returncode != 0
     assert "deliberately broken" in version.stderr
+
+
+# --- A fetched response: status, redirects, a quiet log, plain values ------------------
+
+#: Undeclared UTF-8 (the UTF-8 rule decides), from pycountry's catalogue.
+COUNTRIES = ", ".join(
+    country.name
+    for country in pycountry.countries
+    if country.alpha_2 in {"CI", "CW", "RE", "AX", "TR"}
+)
+ROUTES = {
+    "/old": Page(b"", {"Location": "/moved"}, 301),
+    "/moved": Page(b"", {"Location": "/page"}, 302),
+    "/page": Page(f"<p>{COUNTRIES}</p>".encode(), {"Content-Type": "text/html"}),
+    "/gone": Page(f"<h1>404</h1><p>{COUNTRIES}</p>".encode(), {"Content-Type": "text/html"}, 404),
+}
+
+
+def test_fetch_shows_status_and_redirect_chain(entry_point: Path, tmp_path: Path) -> None:
+    with serve(ROUTES) as base:
+        text = scrapy(["charset", base + "/old"], entry_point, tmp_path)
+        data = scrapy(["charset", "--json", base + "/old"], entry_point, tmp_path)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[:4] == [
+        f"URL           {base}/page",
+        f"Redirected    1. {base}/old (301)",
+        f"              2. {base}/moved (302)",
+        "Status        200",
+    ]
+    trail = json.loads(data.stdout)
+    assert trail["status"] == 200
+    assert trail["redirects"] == [
+        {"url": f"{base}/old", "status": 301},
+        {"url": f"{base}/moved", "status": 302},
+    ]
+
+
+def test_fetch_shows_an_error_status(entry_point: Path, tmp_path: Path) -> None:
+    with serve(ROUTES) as base:
+        result = scrapy(["charset", base + "/gone"], entry_point, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Status        404" in result.stdout
+    assert "Redirected" not in result.stdout
+
+
+def test_no_detector_guess_when_the_utf8_rule_decided(entry_point: Path, tmp_path: Path) -> None:
+    with serve(ROUTES) as base:
+        result = scrapy(["charset", base + "/page"], entry_point, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Decision      UTF-8: source utf-8" in result.stdout
+    assert "Detection           not run: the UTF-8 rule decided first" in result.stdout
+    assert "chardet" not in result.stdout  # no detector's name, so no guess
+
+
+#: The project's add-on on: its middleware decides in the fetch too, and warns of the
+#: /fr/ page's header and <meta> that disagree.
+WITH_ADDON = ["-s", 'ADDONS={"scrapy_charset.Addon": 0}']
+
+
+@pytest.mark.parametrize(
+    ("args", "logged"),
+    [
+        # As `scrapy fetch --nolog`: the trail alone is on the terminal.
+        pytest.param([], False, id="log-off-by-default"),
+        pytest.param(["-L", "WARNING"], True, id="log-on-with-loglevel"),
+    ],
+)
+def test_crawl_log_stays_off_the_trail(
+    args: list[str], logged: bool, entry_point: Path, tmp_path: Path
+) -> None:
+    with DemoSite() as site:
+        result = scrapy(
+            ["charset", *WITH_ADDON, *args, site.base_url + "/fr/"], entry_point, tmp_path
+        )
+    assert result.returncode == 0, result.stderr
+    assert "Decision      windows-1252: source header" in result.stdout
+    assert "In this crawl  windows-1252 (header)" in result.stdout
+    assert ("[scrapy_charset.middleware] WARNING" in result.stderr) is logged
+    assert (result.stderr == "") is not logged
+
+
+def test_values_are_words_not_python(entry_point: Path, tmp_path: Path) -> None:
+    # Detection decides: its details hold no TLD hint and a flag, which Python would
+    # print as None and True.
+    with DemoSite() as site:
+        result = scrapy(["charset", site.base_url + "/es/"], entry_point, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "source detected" in result.stdout
+    assert "tld none" in result.stdout
+    for python in ("None", "True", "False"):
+        assert python not in result.stdout
+
+
+def test_damage_sample_where_both_readings_agree(entry_point: Path, tmp_path: Path) -> None:
+    # The bytes are right and Scrapy agrees; the site stored mojibake in its text.
+    with DemoSite() as site:
+        text = scrapy(["charset", site.base_url + "/pt/"], entry_point, tmp_path)
+        data = scrapy(["charset", "--json", site.base_url + "/pt/"], entry_point, tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert "Scrapy alone  utf-8: same text" in text.stdout
+    assert "Damage        the text still holds mojibake (utf8-as-windows-1252)" in text.stdout
+    damage = json.loads(data.stdout)["damage"]
+    assert damage["mojibake"] == "utf8-as-windows-1252"
+    assert "Ã" in damage["sample"]
+
+
+def test_no_damage_line_for_clean_text(entry_point: Path, tmp_path: Path) -> None:
+    with DemoSite() as site:
+        result = scrapy(["charset", "--json", site.base_url + "/ja/"], entry_point, tmp_path)
+    assert json.loads(result.stdout)["damage"] is None

@@ -1,4 +1,5 @@
-"""The CHARSET_* settings: read once, validated, NotConfigured with a how-to-fix message."""
+"""The CHARSET_* settings: read once, checked in one place, and an invalid value is one
+line naming the setting, the value and what is accepted."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import re
 from typing import Any
 
 import pytest
-from scrapy.exceptions import NotConfigured
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.settings import Settings
 
-from scrapy_charset.config import CharsetConfig
+from scrapy_charset._settings import SETTINGS
+from scrapy_charset.config import CharsetConfig, CharsetSettingsError
+from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.sniff.detect import DEFAULT_WINDOW
 from tests.spec import REPO
 
@@ -79,56 +83,120 @@ def test_valid_settings(settings: dict[str, Any], field: str, expected: Any) -> 
     assert getattr(config(**settings), field) == expected
 
 
-@pytest.mark.parametrize(
-    ("settings", "message"),
-    [
-        pytest.param({"CHARSET_ENABLED": "maybe"}, "True or False", id="enabled-not-bool"),
-        pytest.param({"CHARSET_DETECTOR": 3}, "'none' to turn detection off", id="detector-int"),
-        pytest.param(
-            {"CHARSET_DETECTOR": " "}, "'none' to turn detection off", id="detector-blank"
-        ),
-        pytest.param({"CHARSET_DETECT_WINDOW": "big"}, "positive number", id="window-not-int"),
-        pytest.param({"CHARSET_DETECT_WINDOW": 0}, "positive number", id="window-zero"),
-        pytest.param({"CHARSET_DETECT_WINDOW": -1}, "positive number", id="window-negative"),
-        pytest.param({"CHARSET_DETECT_TLD": "yes"}, "True or False", id="tld-not-bool"),
-        pytest.param(
-            {"CHARSET_DEFAULT_ENCODING": "klingon"}, "Encoding Standard label", id="default-unknown"
-        ),
-        # A label Python knows but browsers refuse is not a default either.
-        pytest.param(
-            {"CHARSET_DEFAULT_ENCODING": "utf-7"}, "Encoding Standard label", id="default-utf-7"
-        ),
-        pytest.param(
-            {"CHARSET_DEFAULT_ENCODING": 1252}, "Encoding Standard label", id="default-int"
-        ),
-        # "hz-gb-2312" is a label of the replacement encoding.
-        pytest.param(
-            {"CHARSET_DEFAULT_ENCODING": "hz-gb-2312"},
-            "cannot be a fallback",
-            id="default-replacement",
-        ),
-        pytest.param(
-            {"CHARSET_DEFAULT_ENCODING": "utf-16"}, "cannot be a fallback", id="default-utf-16"
-        ),
-        pytest.param({"CHARSET_SKIP_CONTENT_TYPES": ["csv"]}, "MIME types", id="skip-no-slash"),
-        pytest.param({"CHARSET_SKIP_CONTENT_TYPES": ["*/*"]}, "MIME types", id="skip-everything"),
-        pytest.param(
-            {"CHARSET_SKIP_CONTENT_TYPES": ["text/csv; charset=utf-8"]},
-            "MIME types",
-            id="skip-with-parameters",
-        ),
-        pytest.param({"CHARSET_SKIP_CONTENT_TYPES": [None]}, "MIME types", id="skip-none-item"),
-        pytest.param({"CHARSET_SKIP_CONTENT_TYPES": 5}, "MIME types", id="skip-int"),
-    ],
-)
-def test_invalid_settings(settings: dict[str, Any], message: str) -> None:
-    name = next(iter(settings))
-    with pytest.raises(NotConfigured) as info:
-        config(**settings)
-    text = str(info.value)
-    assert name in text
-    assert message in text
-    assert "remove it" in text
+# Every CHARSET_* setting with a value of the wrong type or out of range, and a fragment
+# of what the message says is accepted. Both config objects are read, as the add-on does.
+INVALID = [
+    pytest.param("CHARSET_ENABLED", "maybe", "True or False", id="enabled-not-bool"),
+    pytest.param("CHARSET_ENABLED", 2, "True or False", id="enabled-two"),
+    pytest.param("CHARSET_DETECTOR", 3, "'none'", id="detector-int"),
+    pytest.param("CHARSET_DETECTOR", " ", "'none'", id="detector-blank"),
+    # A typo used to turn the whole middleware off while the crawl finished "finished".
+    pytest.param("CHARSET_DETECTOR", "chardet2", "'charset-normalizer'", id="detector-typo"),
+    pytest.param("CHARSET_DETECT_WINDOW", "big", "whole number of 1", id="window-not-int"),
+    pytest.param("CHARSET_DETECT_WINDOW", 0, "whole number of 1", id="window-zero"),
+    pytest.param("CHARSET_DETECT_WINDOW", -1, "whole number of 1", id="window-negative"),
+    pytest.param("CHARSET_DETECT_WINDOW", 4096.5, "whole number of 1", id="window-fraction"),
+    pytest.param("CHARSET_DETECT_WINDOW", True, "whole number of 1", id="window-bool"),
+    pytest.param("CHARSET_DETECT_TLD", "yes", "True or False", id="tld-not-bool"),
+    pytest.param(
+        "CHARSET_DEFAULT_ENCODING", "klingon", "Encoding Standard label", id="default-unknown"
+    ),
+    # A label Python knows but browsers refuse is not a default either.
+    pytest.param(
+        "CHARSET_DEFAULT_ENCODING", "utf-7", "Encoding Standard label", id="default-utf-7"
+    ),
+    pytest.param("CHARSET_DEFAULT_ENCODING", 1252, "Encoding Standard label", id="default-int"),
+    # "hz-gb-2312" is a label of the replacement encoding.
+    pytest.param(
+        "CHARSET_DEFAULT_ENCODING", "hz-gb-2312", "cannot be a fallback", id="default-replacement"
+    ),
+    pytest.param("CHARSET_DEFAULT_ENCODING", "utf-16", "cannot be a fallback", id="default-utf-16"),
+    pytest.param("CHARSET_SKIP_CONTENT_TYPES", ["csv"], "MIME types", id="skip-no-slash"),
+    pytest.param("CHARSET_SKIP_CONTENT_TYPES", ["*/*"], "MIME types", id="skip-everything"),
+    pytest.param(
+        "CHARSET_SKIP_CONTENT_TYPES",
+        ["text/csv; charset=utf-8"],
+        "MIME types",
+        id="skip-with-parameters",
+    ),
+    pytest.param("CHARSET_SKIP_CONTENT_TYPES", [None], "MIME types", id="skip-none-item"),
+    pytest.param("CHARSET_SKIP_CONTENT_TYPES", 5, "MIME types", id="skip-int"),
+    # The item side: before, some crashed with Scrapy's bare message, others disabled the
+    # pipeline with a message naming no setting.
+    pytest.param("CHARSET_ITEM_CHECKS_ENABLED", "sometimes", "True or False", id="checks-bool"),
+    pytest.param("CHARSET_ITEM_FIELD", 5, "field name", id="item-field-int"),
+    pytest.param("CHARSET_REPAIRS_FIELD", ["a"], "field name", id="repairs-field-list"),
+    pytest.param("CHARSET_REPAIR_ENABLED", "abc", "True or False", id="repair-bool"),
+    pytest.param("CHARSET_REPAIR_LEGACY", "abc", "True or False", id="legacy-bool"),
+    pytest.param("CHARSET_NORMALIZE", {"title": "NFD"}, "'NFC' or 'NFKC'", id="normalize-form"),
+    pytest.param("CHARSET_NORMALIZE", "title=NFC", "'NFC' or 'NFKC'", id="normalize-not-dict"),
+    pytest.param("CHARSET_NORMALIZE", {"title": 1}, "'NFC' or 'NFKC'", id="normalize-int-form"),
+    pytest.param("CHARSET_ALERT_RATE", "abc", "share between 0 and 1", id="rate-not-number"),
+    pytest.param("CHARSET_ALERT_RATE", 1.5, "share between 0 and 1", id="rate-over-one"),
+    pytest.param("CHARSET_ALERT_RATE", float("nan"), "share between 0 and 1", id="rate-nan"),
+    pytest.param("CHARSET_ALERT_MIN_ITEMS", 0, "whole number of 1", id="min-items-zero"),
+    pytest.param("CHARSET_ALERT_WINDOW", "ten", "whole number of 1", id="window-words"),
+    pytest.param("CHARSET_ALERT_RISE", -0.1, "share between 0 and 1", id="rise-negative"),
+    pytest.param("CHARSET_ALERT_SAMPLES", -1, "whole number of 0", id="samples-negative"),
+    pytest.param("CHARSET_DROP_ITEM_FIELDS", "two", "whole number of 0", id="drop-words"),
+    pytest.param("CHARSET_CLOSE_SPIDER_RATE", 2, "share between 0 and 1", id="close-rate-two"),
+    pytest.param("CHARSET_MAX_FIELD_PATHS", 0, "whole number of 1", id="paths-zero"),
+    pytest.param("CHARSET_MONITOR_MAX_ALERTS", -1, "whole number of 0", id="monitor-alerts"),
+    pytest.param(
+        "CHARSET_MONITOR_MAX_REPLACEMENT_RATE", "1%", "share between 0", id="monitor-percent"
+    ),
+    pytest.param("CHARSET_MONITOR_MAX_MOJIBAKE_RATE", 5, "share between 0", id="monitor-mojibake"),
+]
+
+
+def read_both(settings: dict[str, Any]) -> None:
+    CharsetConfig.from_settings(Settings(settings))
+    ItemChecksConfig.from_settings(Settings(settings))
+
+
+@pytest.mark.parametrize(("name", "value", "accepted"), INVALID)
+def test_invalid_settings(name: str, value: Any, accepted: str) -> None:
+    with pytest.raises(CharsetSettingsError) as info:
+        read_both({name: value})
+    error = info.value
+    assert (error.setting, error.value) == (name, value)
+    text = str(error)
+    # One line: the setting, the value given, what is accepted.
+    assert "\n" not in text
+    assert text.startswith(f"{name} = {value!r} is not valid")
+    assert accepted in text
+    assert f"accepted: {error.accepted}" in text
+
+
+def test_every_setting_has_an_invalid_case() -> None:
+    cases = {case.values[0] for case in INVALID}
+    assert cases == SETTINGS
+
+
+def test_same_field_for_stamp_and_repairs() -> None:
+    with pytest.raises(CharsetSettingsError, match="CHARSET_REPAIRS_FIELD = 'x'"):
+        read_both({"CHARSET_ITEM_FIELD": "x", "CHARSET_REPAIRS_FIELD": "x"})
+
+
+def test_a_huge_value_is_cut_in_the_message() -> None:
+    with pytest.raises(CharsetSettingsError) as info:
+        read_both({"CHARSET_DETECTOR": "x" * 10_000})
+    assert len(str(info.value)) < 400
+    assert "(10002 characters)" in str(info.value)
+
+
+def test_item_side_defaults_and_strings() -> None:
+    settings = {
+        "CHARSET_ALERT_RATE": "0.1",
+        "CHARSET_ALERT_WINDOW": "20",
+        "CHARSET_NORMALIZE": '{"price": "nfkc"}',
+        "CHARSET_ITEM_FIELD": " encoding ",
+        "CHARSET_REPAIR_ENABLED": "0",
+    }
+    got = ItemChecksConfig.from_settings(Settings(settings))
+    assert (got.alert_rate, got.alert_window, got.normalize) == (0.1, 20, {"price": "NFKC"})
+    assert (got.item_field, got.repair) == ("encoding", False)
+    assert ItemChecksConfig.from_settings(Settings()) == ItemChecksConfig()
 
 
 def test_docs_document_every_setting() -> None:
@@ -144,3 +212,42 @@ def test_docs_document_every_setting() -> None:
     assert "CHARSET_ITEM_FIELD" in read
     assert read <= documented
     assert f"| `CHARSET_DETECT_WINDOW` | `{DEFAULT_WINDOW}` |" in page
+
+
+def test_settings_lists_every_setting_the_config_objects_read() -> None:
+    """SETTINGS (the names the add-on knows, the others being reported as misspelt) is
+    exactly what the config objects read."""
+    read = set()
+    for path in ("config.py", "items/config.py"):
+        source = (REPO / "scrapy_charset" / path).read_text(encoding="utf-8")
+        read |= set(re.findall(r'"(CHARSET_[A-Z_]+)"', source))
+    assert read == SETTINGS
+
+
+# Any value a settings file, a -s option or a JSON env can hold.
+ANY_VALUE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=30)
+    | st.binary(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+@given(name=st.sampled_from(sorted(SETTINGS)), value=ANY_VALUE)
+@settings(max_examples=500, deadline=None)
+def test_any_value_is_accepted_or_one_line_naming_the_setting(name: str, value: Any) -> None:
+    problem: CharsetSettingsError | None = None
+    try:
+        read_both({name: value})
+    except CharsetSettingsError as error:
+        problem = error
+    if problem is not None:
+        assert problem.setting == name
+        assert str(problem).startswith(f"{name} = ")
+        assert "\n" not in str(problem)

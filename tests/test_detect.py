@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scrapy_charset._log import Once
 from scrapy_charset.decision import Confidence, Source
 from scrapy_charset.sniff import sniff
 from scrapy_charset.sniff.detect import (
@@ -869,7 +870,7 @@ def test_none_and_unknown_names() -> None:
 def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     from scrapy_charset.sniff import detect
 
-    monkeypatch.setattr(detect, "_warned", set())
+    monkeypatch.setattr(detect, "_warn", Once(detect.logger))
 
 
 @pytest.mark.usefixtures("fresh_warnings")

@@ -1,13 +1,20 @@
-"""The generated tables are what the generator makes of the pinned spec data."""
+"""The generated tables are what the generator makes of the pinned spec data, and of the
+running CPython's CJK codecs."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import platform
 import re
 import subprocess
 import sys
+from types import ModuleType
 
 import pytest
 
+from scrapy_charset.whatwg import _multibyte
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 from tests.spec import REPO, SPEC_DIR
 
 
@@ -30,6 +37,64 @@ def test_generated_modules_record_the_spec_revision() -> None:
     text = (REPO / "scrapy_charset" / "whatwg" / "_labels.py").read_text("utf-8")
     assert "a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a" in text
     assert "Do not edit" in text
+
+
+@functools.cache
+def _generator() -> ModuleType:
+    """scripts/generate_tables.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "generate_tables", REPO / "scripts" / "generate_tables.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cpython_codecs_are_those_the_tables_were_diffed_against() -> None:
+    # No spec data needed: _multibyte.py's corrections are differences against CPython's
+    # CJK codecs, so a CPython whose codecs changed needs new tables.
+    found = _generator().codec_fingerprint()
+    assert found == _multibyte.CODEC_FINGERPRINT, (
+        f"CPython {platform.python_version()}'s CJK codecs "
+        f"({', '.join(_multibyte.C_CODECS.values())}) are not those of Python "
+        f"{_multibyte.PYTHON_VERSION} that scrapy_charset/whatwg/_multibyte.py was diffed "
+        "against: regenerate with scripts/generate_tables.py"
+    )
+
+
+def test_fingerprint_notices_one_changed_codec_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    generator = _generator()
+    codecs = {"EUC-KR": "cp949"}
+    before = generator.codec_fingerprint(codecs)
+    real = generator._c_lookup
+
+    def changed(codec: str, seq: bytes) -> str | None:
+        return "\u3001" if seq == b"\xa1\xa1" else real(codec, seq)
+
+    monkeypatch.setattr(generator, "_c_lookup", changed)
+    assert real("cp949", b"\xa1\xa1") == "\u3000"
+    assert generator.codec_fingerprint(codecs) != before
+
+
+@pytest.mark.parametrize(
+    ("recorded", "same"),
+    [
+        pytest.param('PYTHON_VERSION = "3.13.1"\nCODEC_FINGERPRINT = "ab"\n', True, id="version"),
+        pytest.param('PYTHON_VERSION = "3.11.7"\nCODEC_FINGERPRINT = "cd"\n', False, id="codecs"),
+    ],
+)
+def test_check_ignores_only_the_python_version(recorded: str, same: bool) -> None:
+    generated = 'PYTHON_VERSION = "3.11.7"\nCODEC_FINGERPRINT = "ab"\n'
+    comparable = _generator()._comparable
+    assert (comparable(recorded) == comparable(generated)) is same
+
+
+def test_iso_8859_8_i_is_iso_8859_8s_table() -> None:
+    # Encoding Standard, 9: both decode with index-iso-8859-8.txt; one table, two names.
+    assert HIGH_HALVES["ISO-8859-8-I"] is HIGH_HALVES["ISO-8859-8"]
 
 
 @pytest.mark.parametrize(

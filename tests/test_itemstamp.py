@@ -215,7 +215,7 @@ class Refusing(dict[str, Any]):
     ("decision", "factory", "error"),
     [
         pytest.param(
-            {"encoding": "UTF-8", "label": Unprintable()},
+            {**DECISION.as_dict(), "label": Unprintable()},
             lambda: {"name": "x"},
             "ValueError",
             id="decision",

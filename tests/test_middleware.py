@@ -15,7 +15,9 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 from w3lib.encoding import html_to_unicode
 
-from scrapy_charset import decode
+from scrapy_charset import decode, sniff
+from scrapy_charset._log import MAX_KEYS
+from scrapy_charset.config import CharsetSettingsError
 from scrapy_charset.middleware import CharsetMiddleware, response_kind
 from scrapy_charset.sniff.detect import Detected
 from scrapy_charset.whatwg.codecs import codec_name
@@ -63,11 +65,18 @@ def run(
 
 
 class ZyteAPITextResponse(HtmlResponse):
-    """Stands in for scrapy_zyte_api.responses.ZyteAPITextResponse (not installed)."""
+    """Stands in for scrapy_zyte_api.responses.ZyteAPITextResponse (not installed): the
+    API's answer is its public ``raw_api_response``."""
 
-    def __init__(self, *args: Any, body_field: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, raw_api_response: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self._body_field = body_field
+        self._raw_api_response = raw_api_response
+
+    @property
+    def raw_api_response(self) -> dict[str, Any] | None:
+        return self._raw_api_response
 
 
 ZyteAPITextResponse.__module__ = "scrapy_zyte_api.responses"
@@ -139,7 +148,12 @@ SKIPS = [
         id="zyte-api-automap-browserHtml",
     ),
     pytest.param(
-        make(ZyteAPITextResponse, HTML, "text/html; charset=shift_jis", body_field="browserHtml"),
+        make(
+            ZyteAPITextResponse,
+            HTML,
+            "text/html; charset=shift_jis",
+            raw_api_response={"browserHtml": "<p>café</p>"},
+        ),
         {},
         "GET",
         {},
@@ -188,7 +202,8 @@ def test_skip(
 ) -> None:
     mw = middleware(**settings)
     # A stale decision copied from a previous request (a redirect) is dropped.
-    request, result = run(mw, response, {**meta, "charset": {"encoding": "stale"}}, method)
+    stale = sniff(b"<p>stale</p>").as_dict()
+    request, result = run(mw, response, {**meta, "charset": stale}, method)
     assert result is response
     assert "charset" not in request.meta
     assert charset_stats(mw) == {f"charset/skipped/{reason}": 1}
@@ -198,7 +213,12 @@ def test_skip(
     ("response", "meta"),
     [
         pytest.param(
-            make(ZyteAPITextResponse, HTML, "text/html", body_field="httpResponseBody"),
+            make(
+                ZyteAPITextResponse,
+                HTML,
+                "text/html",
+                raw_api_response={"httpResponseBody": "PHA+Y2Fmw6k8L3A+"},
+            ),
             {},
             id="zyte-api-response-class-from-httpResponseBody",
         ),
@@ -470,7 +490,9 @@ def test_decision(case: Case) -> None:
     assert isinstance(result, case.cls)
     assert request.meta["charset"]["encoding"] == case.encoding
     assert request.meta["charset"]["source"] == case.source
-    assert result.encoding == codec_name(case.encoding)
+    # The standard codec where it decodes this body as the browser does.
+    assert result.encoding == codec_name(case.encoding, body)
+    assert body.decode(result.encoding).lstrip("\ufeff") == case.text.lstrip("\ufeff")
     assert result.text == case.text.lstrip("\ufeff")
     assert charset_stats(mw) == {
         "charset/response_count": 1,
@@ -523,7 +545,7 @@ def test_detector_is_built_once_and_used(monkeypatch: pytest.MonkeyPatch) -> Non
         return detector
 
     monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
-    mw = middleware(CHARSET_DETECTOR="fake", CHARSET_DETECT_WINDOW=100, CHARSET_DETECT_TLD=False)
+    mw = middleware(CHARSET_DETECTOR="chardet", CHARSET_DETECT_WINDOW=100, CHARSET_DETECT_TLD=False)
     for _ in range(2):
         request, result = run(
             mw, make(HtmlResponse, "<p>日本語</p>".encode("shift_jis"), "text/html")
@@ -531,7 +553,7 @@ def test_detector_is_built_once_and_used(monkeypatch: pytest.MonkeyPatch) -> Non
         assert result.text == "<p>日本語</p>"
         assert request.meta["charset"]["source"] == "detected"
         assert request.meta["charset"]["detector"] == {"name": "fake", "score": 0.75}
-    assert calls == [("fake", 100, False)]
+    assert calls == [("chardet", 100, False)]
 
 
 def test_failing_detector_falls_to_the_default(
@@ -550,13 +572,18 @@ def test_failing_detector_falls_to_the_default(
     assert "failed" in warnings_of(caplog)[0]
 
 
-def test_unknown_detector_is_not_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_detector_stops_the_crawl() -> None:
+    with pytest.raises(CharsetSettingsError, match=r"CHARSET_DETECTOR = 'nope' .*'none'"):
+        middleware(CHARSET_DETECTOR="nope")
+
+
+def test_detector_that_cannot_be_built_stops_the_crawl(monkeypatch: pytest.MonkeyPatch) -> None:
     def get_detector(name: str, *, window: int, use_tld: bool) -> Any:
-        raise ValueError(f"unknown detector {name!r}")
+        raise ValueError(f"unknown charset detector {name!r}")
 
     monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
-    with pytest.raises(NotConfigured, match=r"CHARSET_DETECTOR = 'nope'.*'none' to turn"):
-        middleware(CHARSET_DETECTOR="nope")
+    with pytest.raises(CharsetSettingsError, match=r"CHARSET_DETECTOR = 'chardet' .*unknown"):
+        middleware(CHARSET_DETECTOR="chardet")
 
 
 def test_disabled() -> None:
@@ -564,8 +591,8 @@ def test_disabled() -> None:
         middleware(CHARSET_ENABLED=False)
 
 
-def test_invalid_setting_disables_with_message() -> None:
-    with pytest.raises(NotConfigured, match="CHARSET_DEFAULT_ENCODING"):
+def test_invalid_setting_stops_the_crawl() -> None:
+    with pytest.raises(CharsetSettingsError, match="CHARSET_DEFAULT_ENCODING = 'klingon'"):
         middleware(CHARSET_DEFAULT_ENCODING="klingon")
 
 
@@ -642,11 +669,10 @@ def test_rebuild_keeps_everything_but_the_encoding(
     assert result.certificate is certificate
     assert result.ip_address == IPv4Address("127.0.0.1")
     assert result.protocol == "HTTP/1.1"
-    assert result.encoding == "whatwg-shift_jis"
-    assert decodes == []  # the middleware decodes nothing
+    assert result.encoding == "cp932"  # Shift_JIS as browsers read it, exact for this body
     assert result.text == text
     assert result.text == text
-    assert len(decodes) == 1  # Scrapy decodes once, lazily, through the codec
+    assert decodes == []  # choosing the codec decoded the body once: Scrapy does not
 
 
 class StrictResponse(HtmlResponse):
@@ -663,7 +689,7 @@ def test_unrebuildable_class_is_left_alone(caplog: pytest.LogCaptureFixture) -> 
     mw = middleware()
     for _ in range(2):
         response = make(StrictResponse, HTML, "text/html")
-        request, result = run(mw, response, {"charset": {"encoding": "stale"}})
+        request, result = run(mw, response, {"charset": sniff(b"stale").as_dict()})
         assert result is response
         assert "charset" not in request.meta
     assert len(warnings_of(caplog)) == 1
@@ -759,6 +785,51 @@ def test_conflict_warned_once_per_domain_and_reason(caplog: pytest.LogCaptureFix
     assert len(debug) == 3  # one per decision
     assert "UTF-8 (header, 'utf-8', certain); ignored: meta 'big5'" in debug[0].getMessage()
     assert charset_stats(mw)["charset/ignored/header_meta_conflict"] == 3
+
+
+def test_warnings_are_bounded_across_domains(caplog: pytest.LogCaptureFixture) -> None:
+    """A broad crawl: one warning per domain up to MAX_KEYS domains, one line saying the
+    rest are only counted, then silence; the stats count every response."""
+    mw = middleware()
+    body = '<meta charset="big5"><p>Grüße</p>'.encode()
+    caplog.set_level(logging.WARNING, logger="scrapy_charset")
+    for n in range(MAX_KEYS + 5):
+        url = f"https://d{n}.example/"
+        run(mw, make(HtmlResponse, body, "text/html; charset=utf-8", url=url))
+    warnings = warnings_of(caplog)
+    assert len(warnings) == MAX_KEYS + 1
+    assert "only counted in the charset/ stats" in warnings[-1]
+    assert charset_stats(mw)["charset/ignored/header_meta_conflict"] == MAX_KEYS + 5
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("utf-8", id="a-label"),
+        pytest.param({"encoding": "mine"}, id="a-dict-of-another-shape"),
+        pytest.param(None, id="none"),
+    ],
+)
+def test_a_projects_meta_charset_survives_a_skipped_response(value: Any) -> None:
+    # Left alone (dont_charset): the middleware removes only a decision it wrote.
+    mw = middleware()
+    request, _ = run(
+        mw, make(HtmlResponse, HTML, "text/html"), {"charset": value, "dont_charset": True}
+    )
+    assert request.meta["charset"] == value
+
+
+def test_a_projects_meta_charset_is_kept_and_the_decision_put_beside_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mw = middleware()
+    for _ in range(2):
+        request, _ = run(mw, make(HtmlResponse, HTML, "text/html"), {"charset": "utf-8"})
+        assert request.meta["charset"] == "utf-8"
+        assert request.meta["charset_decision"]["encoding"] == "UTF-8"
+    assert len(warnings_of(caplog)) == 1
+    assert "reserved" in warnings_of(caplog)[0]
+    assert charset_stats(mw)["charset/meta_taken"] == 2
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from fuzz.pipeline_items import (
     one_input,
 )
 from scrapy_charset.addon import Addon
+from scrapy_charset.config import CharsetSettingsError
 from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
 from scrapy_charset.signals import charset_alert
 
@@ -232,14 +233,25 @@ def test_drop_items_over_the_per_item_threshold() -> None:
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        pytest.param({"CHARSET_ALERT_RATE": 1.5}, "CHARSET_ALERT_RATE", id="rate"),
-        pytest.param({"CHARSET_ALERT_WINDOW": 0}, "CHARSET_ALERT_WINDOW", id="window"),
-        pytest.param({"CHARSET_NORMALIZE": {"p": "NFD"}}, "CHARSET_NORMALIZE", id="form"),
-        pytest.param({"CHARSET_ITEM_CHECKS_ENABLED": False}, "ENABLED", id="disabled"),
+        pytest.param({"CHARSET_ALERT_RATE": 1.5}, "CHARSET_ALERT_RATE = 1.5", id="rate"),
+        pytest.param({"CHARSET_ALERT_WINDOW": 0}, "CHARSET_ALERT_WINDOW = 0", id="window"),
+        pytest.param({"CHARSET_NORMALIZE": {"p": "NFD"}}, "CHARSET_NORMALIZE = ", id="form"),
     ],
 )
-def test_bad_settings_disable_with_a_message(settings: dict[str, Any], message: str) -> None:
-    with pytest.raises(NotConfigured, match=message):
+def test_bad_settings_stop_the_crawl(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(CharsetSettingsError, match=message):
+        make(settings)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        pytest.param({"CHARSET_ITEM_CHECKS_ENABLED": False}, id="item-checks-off"),
+        pytest.param({"CHARSET_ENABLED": False}, id="everything-off"),
+    ],
+)
+def test_switched_off(settings: dict[str, Any]) -> None:
+    with pytest.raises(NotConfigured):
         make(settings)
 
 

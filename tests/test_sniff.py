@@ -90,9 +90,9 @@ CASES = [
         ignored=["unknown_label"],
         override="bogus",
     ),
-    # Step 3: the transport layer (Content-Type charset), confidence certain.
+    # Step 4: the transport layer (Content-Type charset), confidence certain.
     case(
-        "step3-header",
+        "step4-header",
         HTML_1252,
         "text/html; charset=windows-1252",
         "windows-1252",
@@ -101,7 +101,7 @@ CASES = [
         confidence="certain",
     ),
     case(
-        "step3-header-beats-meta",
+        "step4-header-beats-meta",
         META_BIG5,
         "text/html; charset=utf-8",
         "UTF-8",
@@ -110,7 +110,7 @@ CASES = [
         ignored=["header_meta_conflict"],
     ),
     case(
-        "step3-header-agrees-with-meta",
+        "step4-header-agrees-with-meta",
         META_BIG5,
         "text/html; charset=big5-hkscs",
         "Big5",
@@ -118,7 +118,7 @@ CASES = [
         label="big5-hkscs",
     ),
     case(
-        "step3-unknown-label-falls-through",
+        "step4-unknown-label-falls-through",
         META_BIG5,
         "text/html; charset=bogus",
         "Big5",
@@ -127,7 +127,7 @@ CASES = [
         ignored=["unknown_label"],
     ),
     case(
-        "step3-utf7-never-honoured",
+        "step4-utf7-never-honoured",
         b"+AGEAYgBj-",
         "text/html; charset=utf-7",
         "UTF-8",
@@ -135,7 +135,7 @@ CASES = [
         ignored=["refused_label"],
     ),
     case(
-        "step3-empty-label-falls-through",
+        "step4-empty-label-falls-through",
         META_BIG5,
         'text/html; charset=""',
         "Big5",
@@ -144,7 +144,7 @@ CASES = [
         ignored=["unknown_label"],
     ),
     case(
-        "step3-latin1-is-windows-1252",
+        "step4-latin1-is-windows-1252",
         HTML_1252,
         "text/html; charset=ISO-8859-1",
         "windows-1252",
@@ -152,7 +152,7 @@ CASES = [
         label="ISO-8859-1",
     ),
     case(
-        "step3-gb2312-is-gbk",
+        "step4-gb2312-is-gbk",
         b"x",
         "text/html; charset=gb2312",
         "GBK",
@@ -160,7 +160,7 @@ CASES = [
         label="gb2312",
     ),
     case(
-        "step3-utf16-from-header-is-honoured",
+        "step4-utf16-from-header-is-honoured",
         "<p>x".encode("utf-16-le"),
         "text/html; charset=utf-16le",
         "UTF-16LE",
@@ -168,7 +168,7 @@ CASES = [
         label="utf-16le",
     ),
     case(
-        "step3-replacement-label",
+        "step4-replacement-label",
         b"<p>x",
         "text/html; charset=iso-2022-kr",
         "replacement",

@@ -136,9 +136,11 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
 
     try:  # the project's CHARSET_* settings, as the middleware reads them
         config = CharsetConfig.from_settings(settings)
-    except NotConfigured as exc:
+    except (NotConfigured, ValueError) as exc:  # CharsetSettingsError is a ValueError
         print(f"scrapy charset audit: {exc}", file=sys.stderr)
         return 1
+    if not settings.getbool("LOG_ENABLED"):
+        _own_warnings_to_stderr()
     options = Options(
         config=config,
         jobs=opts.jobs or _default_jobs(sources),
@@ -191,3 +193,18 @@ class _open:
     def __exit__(self, *exc: object) -> None:
         if self.stream is not None:
             self.stream.close()
+
+
+def _own_warnings_to_stderr() -> None:
+    """The crawl log is off (the command's default); the audit's own warnings (one per
+    skip reason) are part of its report, so they still reach standard error."""
+    import logging
+
+    log = logging.getLogger("scrapy_charset.audit")
+    if any(isinstance(handler, logging.StreamHandler) for handler in log.handlers):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    handler.setLevel(logging.WARNING)
+    log.addHandler(handler)
+    log.propagate = False

@@ -29,7 +29,9 @@ _KINDS = ("html", "xml", "json", "text")
 
 class Command(ScrapyCommand):
     requires_project = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+    #: The trail alone on the terminal, as ``scrapy fetch --nolog`` gives the body alone;
+    #: ``-L LEVEL`` or ``--logfile`` turn the crawl log back on.
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False, "LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
         return "[options] <url> | --file PATH | audit SOURCE..."
@@ -40,11 +42,13 @@ class Command(ScrapyCommand):
     def long_desc(self) -> str:
         return (
             "Fetch a URL with Scrapy's downloader (or read a file with --file) and print the "
-            "encoding decision trail: byte order mark, Content-Type charset, <meta> or XML "
-            "declaration and its byte offset, UTF-8 validity, detection, the decision, what "
-            "Scrapy alone would choose, and a sample of the text where the two differ. "
-            "'scrapy charset audit SOURCE...' does it for every response kept in Scrapy's "
-            "HTTP cache or in WARC/WACZ files, and sums up where the text differs."
+            "HTTP status, the redirects, and the encoding decision trail: byte order mark, "
+            "Content-Type charset, <meta> or XML declaration and its byte offset, UTF-8 "
+            "validity, detection, the decision, what Scrapy alone would choose, a sample of "
+            "the text where the two differ, and of damage (U+FFFD, mojibake) the text still "
+            "holds. The crawl log is off; -L LEVEL turns it on. 'scrapy charset audit SOURCE...' "
+            "does it for every response kept in Scrapy's HTTP cache or in WARC/WACZ files, "
+            "and sums up where the text differs."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -108,7 +112,7 @@ class Command(ScrapyCommand):
     def _explain(self) -> tuple[Any, Any]:
         try:
             from scrapy_charset.commands import trail
-            from scrapy_charset.config import CharsetConfig
+            from scrapy_charset.config import CharsetConfig, CharsetSettingsError
         except Exception as exc:
             print(
                 f"scrapy charset: cannot load scrapy-charset ({type(exc).__name__}: {exc}). "
@@ -117,12 +121,10 @@ class Command(ScrapyCommand):
             )
             self.exitcode = 1
             return None, None
-        from scrapy.exceptions import NotConfigured
-
         assert self.settings is not None
         try:  # the project's CHARSET_* settings, as the middleware reads them
             config = CharsetConfig.from_settings(self.settings)
-        except NotConfigured as exc:
+        except CharsetSettingsError as exc:
             print(f"scrapy charset: {exc}", file=sys.stderr)
             self.exitcode = 1
             return None, None
@@ -139,6 +141,7 @@ class Command(ScrapyCommand):
         opts: argparse.Namespace,
         headers: Any = None,
         seen: dict[str, Any] | None = None,
+        fetched: dict[str, Any] | None = None,
     ) -> None:
         found = trail.explain(
             body,
@@ -148,6 +151,7 @@ class Command(ScrapyCommand):
             kind=opts.kind,
             override=opts.encoding,
             config=config,
+            **(fetched or {}),
         )
         if seen is not None:
             found["crawl_decision"] = seen
@@ -156,11 +160,6 @@ class Command(ScrapyCommand):
             sys.stdout.write("\n")
         else:
             print(trail.render(found))
-            if seen is not None:
-                print(
-                    f"In this crawl  {seen.get('encoding')} ({seen.get('source')}), "
-                    "from the project's scrapy-charset middleware"
-                )
         sys.stdout.flush()
 
     def _fetch(self, trail: Any, config: Any, url: str, opts: argparse.Namespace) -> None:
@@ -198,16 +197,22 @@ class Command(ScrapyCommand):
             self.exitcode = 1
             return
         response = got["response"]
-        values = response.headers.getlist(b"Content-Type")
-        content_type = b", ".join(values).decode("latin-1") if values else None
         seen = response.meta.get("charset")
+        # RedirectMiddleware and MetaRefreshMiddleware record each hop: the URLs before
+        # this one, and the status (or "meta refresh") that left each.
+        hops = zip(
+            response.meta.get("redirect_urls", []),
+            response.meta.get("redirect_reasons", []),
+            strict=False,
+        )
         self._report(
             trail,
             config,
             response.body,
             response.url,
-            content_type=content_type,
+            content_type=None,  # from the headers
             headers=response.headers,
             opts=opts,
             seen=seen if isinstance(seen, dict) else None,
+            fetched={"status": response.status, "redirects": list(hops)},
         )

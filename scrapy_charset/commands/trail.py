@@ -1,115 +1,124 @@
 """The decision trail of one response, for ``scrapy charset``.
 
-:func:`explain` reads one body as each rule of "determining the character encoding" sees
-it (BOM, the ``Content-Type`` charset, ``<meta>`` or the XML declaration with its byte
-offset, UTF-8 validity, detection), gives the decision, and sets it against what Scrapy
-alone makes of the same bytes, with a sample of the text where the two differ.
+:func:`explain` runs :func:`scrapy_charset.sniff.sniff` on one body with a
+:class:`~scrapy_charset.sniff.trace.Trace`, so the trail is what each rule of
+"determining the character encoding" saw when the decision was made (BOM, the
+``Content-Type`` charset, ``<meta>`` or the XML declaration with its byte offset, UTF-8
+validity, detection, the default), and a rule that did not run is shown as such. It sets
+the decision against what Scrapy alone makes of the same bytes, with a sample of the text
+where the two differ, and a sample of the damage (U+FFFD, mojibake) the text still holds.
+:func:`render` only formats that record for a terminal.
 
 Loaded only when the command runs (see ``charset.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from scrapy import Request
-from scrapy.http import Headers, TextResponse
+from scrapy.http import Headers, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.config import CharsetConfig
+from scrapy_charset.decision import EncodingDecision, Source
 from scrapy_charset.middleware import skip_reason
-from scrapy_charset.sniff import ORDER, Kind, detect_step, sniff
-from scrapy_charset.sniff.detect import Detector, get_detector
-from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
-from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.whatwg.bom import bom_sniff
+from scrapy_charset.sniff import Kind, Trace, sniff
+from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.transport import combined_value
 from scrapy_charset.whatwg.codecs import decode
-from scrapy_charset.whatwg.labels import get_encoding, is_refused
+
+if TYPE_CHECKING:
+    from scrapy_charset.items.textcheck import TextReport
 
 __all__ = ["explain", "render"]
 
-#: Characters shown either side of the first difference.
+#: Characters shown either side of the first difference, or of the first damage.
 CONTEXT = 40
 
-
-def _label(label: str, source: str) -> dict[str, Any]:
-    encoding = get_encoding(label)
-    out: dict[str, Any] = {"source": source, "label": label, "encoding": encoding}
-    if encoding is None:
-        out["problem"] = "refused_label" if is_refused(label) else "unknown_label"
-    return out
-
-
-def _utf8(body: bytes) -> dict[str, Any]:
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return {"valid": False, "ascii": False, "first_invalid_offset": exc.start}
-    return {"valid": True, "ascii": body.isascii(), "first_invalid_offset": None}
+#: What each step is called in the trail, by the source it gives.
+_STEP_NAMES = {
+    Source.BOM: "bom",
+    Source.OVERRIDE: "override",
+    Source.HEADER: "header",
+    Source.META: "in_document",
+    Source.XML_DECLARATION: "in_document",
+    Source.UTF8: "utf8",
+    Source.DETECTED: "detection",
+    Source.DEFAULT: "default",
+}
 
 
-def _in_document(body: bytes, kind: Kind) -> dict[str, Any] | None:
-    if kind == "html":
-        result = prescan(body)
-        found: dict[str, Any] = {
-            "source": result.source.value,
-            "label": result.label,
-            "encoding": result.encoding,
-            "offset": result.offset,
-            "ignored": [item.as_dict() for item in result.ignored],
-        }
-        return found
-    if kind == "xml":
-        declared = get_xml_encoding(body[:1024])
-        if declared is None:
-            return {"source": "xml-declaration", "label": None, "encoding": None, "offset": None}
-        return {
-            "source": "xml-declaration",
-            "label": declared[1],
-            "encoding": declared[0],
-            "offset": 0,
-        }
-    return None  # JSON and plain text have no in-document declaration
+#: The rule that decided, as the "not run" rows name it.
+_DECIDERS = {
+    "bom": "the byte order mark",
+    "override": "the override",
+    "header": "the Content-Type charset",
+    "meta": "the <meta> declaration",
+    "xml-declaration": "the XML declaration",
+    "utf-8": "the UTF-8 rule",
+    "detected": "detection",
+    "default": "the default",
+}
 
 
-def _detection(
-    body: bytes, url: str | None, kind: Kind, config: CharsetConfig
-) -> tuple[dict[str, Any], Detector | None]:
-    """What detection says, whether this kind's rules consult it, and the detector.
+class _GuardedDetector:
+    """The project's detector; a failure is kept to be shown rather than raised."""
 
-    ``used`` is filled in once the decision is known.
-    """
-    out: dict[str, Any] = {
-        "applies": detect_step in ORDER[kind],
-        "available": False,
-        "error": None,
-        "result": None,
-        "used": False,
-    }
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+        self.error: str | None = None
+
+    def __call__(self, body: bytes, url: str | None) -> Detected | None:
+        try:
+            return self.detector(body, url)
+        except Exception as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
+            return None
+
+
+def _load_detector(config: CharsetConfig) -> tuple[_GuardedDetector | None, str | None]:
     try:
         detector = get_detector(
             config.detector, window=config.detect_window, use_tld=config.detect_tld
         )
     except Exception as exc:  # a broken optional backend must not stop the trail
-        out["error"] = f"{type(exc).__name__}: {exc}"
-        return out, None
-    if detector is None:
-        return out, None
-    out["available"] = True
-    if not out["applies"]:
-        return out, detector
-    try:
-        found = detector(body, url)
-    except Exception as exc:
-        out["error"] = f"{type(exc).__name__}: {exc}"
-        return out, None
+        return None, f"{type(exc).__name__}: {exc}"
+    return (None if detector is None else _GuardedDetector(detector)), None
+
+
+def _steps(
+    trace: Trace, decision: EncodingDecision, detector: _GuardedDetector | None, error: str | None
+) -> dict[str, Any]:
+    """The trace as a JSON-safe dict: one entry a step, None for a step that did not run
+    or found nothing, and the steps of the kind's rules that did not run."""
+    detection: dict[str, Any] = {
+        "applies": Source.DETECTED in trace.order,
+        "ran": trace.detection is not None,
+        "available": detector is not None,
+        "error": error or (detector.error if detector else None),
+        "result": None,
+        "used": decision.source is Source.DETECTED,
+    }
+    found = trace.detection.detected if trace.detection else None
     if found is not None:
-        out["result"] = {
+        detection["result"] = {
             "encoding": found.encoding,
             "detector": found.detector,
             "score": found.score,
         }
-    return out, detector
+    return {
+        "order": [source.value for source in trace.order],
+        "not_run": [source.value for source in trace.order if not trace.ran(source)],
+        "bom": trace.bom.as_dict() if trace.bom else None,
+        "override": trace.override.as_dict() if trace.override else None,
+        "header": trace.header.as_dict() if trace.header else None,
+        "in_document": trace.in_document.as_dict() if trace.in_document else None,
+        "utf8": trace.utf8.as_dict() if trace.utf8 else None,
+        "detection": detection,
+        "default": trace.default,
+    }
 
 
 def _first_difference(a: str, b: str) -> int | None:
@@ -126,6 +135,61 @@ def _window(text: str, at: int) -> str:
     return text[start : at + CONTEXT]
 
 
+def _mojibake_at(text: str, inspect_text: Callable[[str], TextReport]) -> int | None:
+    """Where the first line with mojibake (per *inspect_text*) goes wrong."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        report = inspect_text(line)
+        if report.mojibake is not None:
+            changed = _first_difference(line, report.repaired) if report.repaired else None
+            return offset + (changed or 0)
+        offset += len(line)
+    return None
+
+
+def _damage(text: str) -> dict[str, Any] | None:
+    """U+FFFD and mojibake left in the decoded text, with a sample of the first damage.
+
+    The item checks load only here: a broken optional backend of theirs (ftfy) leaves
+    the rest of the trail whole.
+    """
+    try:
+        from scrapy_charset.items.textcheck import inspect_text
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    report = inspect_text(text)
+    if report.clean:
+        return None
+    at = _mojibake_at(text, inspect_text) if report.mojibake is not None else None
+    if at is None:
+        at = max(text.find("\ufffd"), 0)
+    return {
+        "replacement_chars": report.replacement_chars,
+        "mojibake": report.mojibake,
+        "offset": at,
+        "sample": _window(text, at),
+    }
+
+
+def _compare(plain: TextResponse, text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """What Scrapy alone decodes, and the first difference from *text*."""
+    scrapy_text = plain.text
+    at = _first_difference(scrapy_text, text)
+    scrapy = {
+        "encoding": plain.encoding,
+        "same_text": at is None,
+        "replacement_chars": scrapy_text.count("\ufffd"),
+    }
+    if at is None:
+        return scrapy, None
+    difference = {
+        "offset": at,
+        "scrapy": _window(scrapy_text, at),
+        "scrapy_charset": _window(text, at),
+    }
+    return scrapy, difference
+
+
 def explain(
     body: bytes,
     *,
@@ -135,6 +199,8 @@ def explain(
     kind: Kind | None = None,
     override: str | None = None,
     config: CharsetConfig | None = None,
+    status: int | None = None,
+    redirects: Sequence[tuple[str, int | str]] = (),
 ) -> dict[str, Any]:
     """The decision trail for *body* as a JSON-safe dict.
 
@@ -146,50 +212,64 @@ def explain(
     :param override: a forced label, as ``Request.meta["charset_encoding"]``.
     :param config: the ``CHARSET_*`` settings (detector, default encoding, skipped types)
         as the middleware reads them; the defaults if None.
+    :param status: the HTTP status of a fetched response.
+    :param redirects: the ``(url, status or reason)`` of each redirect that led to *url*.
     """
     config = config or CharsetConfig()
-    scrapy_headers = Headers(headers or {})
-    if content_type is None:
-        values = scrapy_headers.getlist(b"Content-Type")
-        content_type = b", ".join(values).decode("latin-1") if values else None
-    elif b"Content-Type" not in scrapy_headers:
-        scrapy_headers[b"Content-Type"] = content_type.encode("latin-1")
-    response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
+    content_type, plain = _response(body, url, content_type, headers)
     out: dict[str, Any] = {
         "url": url,
+        "status": status,
+        "redirects": [{"url": where, "status": why} for where, why in redirects],
         "content_type": content_type,
-        "response_class": response_class.__name__,
+        "response_class": type(plain).__name__,
         "body_length": len(body),
     }
     # The middleware's own rules: which responses it leaves alone, which kind of rules
     # decode the others.
-    reason, found_kind, _ = skip_reason(
-        Request(url),
-        response_class(url=url, body=body, headers=scrapy_headers),
-        config.skip_content_types,
-    )
+    reason, found_kind, _ = skip_reason(Request(url), plain, config.skip_content_types)
     kind = kind or found_kind
     out["kind"] = kind
     if kind is None:
         out["skipped"] = reason or "content_type"
         out["note"] = f"scrapy-charset leaves this response alone ({out['skipped']})"
         return out
-    if not issubclass(response_class, TextResponse):
-        response_class = TextResponse
+    if not isinstance(plain, TextResponse):
+        plain = TextResponse(url=url, body=body, headers=plain.headers)
+    out["override"] = override
+    decision, out["trail"] = _decide(body, url, content_type, kind, override, config)
+    out["decision"] = decision.as_dict()
+    text = decode(body, decision.encoding)
+    out["scrapy"], out["difference"] = _compare(plain, text)
+    out["replacement_chars"] = text.count("\ufffd")
+    out["damage"] = _damage(text)
+    return out
 
-    bom = bom_sniff(body)
-    header_label = charset_parameter(content_type)
-    detection, detector = _detection(body, url, kind, config)
-    out["trail"] = {
-        "bom": {"encoding": bom[0], "length": bom[1]} if bom else None,
-        "override": _label(override, "override") if override else None,
-        "header": _label(header_label.strip("\t\n\x0c\r "), "header")
-        if header_label is not None
-        else None,
-        "in_document": _in_document(body, kind),
-        "utf8": _utf8(body),
-        "detection": detection,
-    }
+
+def _response(
+    body: bytes, url: str, content_type: str | None, headers: Headers | dict[str, Any] | None
+) -> tuple[str | None, Response]:
+    """The ``Content-Type`` (given, or from *headers*) and the response Scrapy makes."""
+    scrapy_headers = Headers(headers or {})
+    if content_type is None:
+        content_type = combined_value(scrapy_headers.getlist(b"Content-Type"))
+    elif b"Content-Type" not in scrapy_headers:
+        scrapy_headers[b"Content-Type"] = content_type.encode("latin-1")
+    response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
+    return content_type, response_class(url=url, body=body, headers=scrapy_headers)
+
+
+def _decide(  # noqa: PLR0917
+    body: bytes,
+    url: str,
+    content_type: str | None,
+    kind: Kind,
+    override: str | None,
+    config: CharsetConfig,
+) -> tuple[EncodingDecision, dict[str, Any]]:
+    """The decision, as the middleware makes it with the project's settings, and its trail."""
+    detector, error = _load_detector(config)
+    trace = Trace()
     decision = sniff(
         body,
         content_type,
@@ -198,32 +278,26 @@ def explain(
         override=override,
         detector=detector,
         default=config.default_encoding if kind in ("html", "text") else None,
+        trace=trace,
     )
-    out["decision"] = decision.as_dict()
-    # Detection is consulted only for undeclared bodies that are not UTF-8; its answer on
-    # other bodies is shown for information.
-    detection["used"] = decision.source.value == "detected"
-    text = decode(body, decision.encoding)
+    return decision, _steps(trace, decision, detector, error)
 
-    plain = response_class(url=url, body=body, headers=scrapy_headers)
-    scrapy_text = plain.text
-    at = _first_difference(scrapy_text, text)
-    out["scrapy"] = {
-        "encoding": plain.encoding,
-        "same_text": at is None,
-        "replacement_chars": scrapy_text.count("\ufffd"),
-    }
-    out["replacement_chars"] = text.count("\ufffd")
-    out["difference"] = (
-        None
-        if at is None
-        else {
-            "offset": at,
-            "scrapy": _window(scrapy_text, at),
-            "scrapy_charset": _window(text, at),
-        }
-    )
-    return out
+
+# --- The text for a terminal ---------------------------------------------------------
+
+
+def _value(value: Any) -> str:
+    """A value as a reader writes it: ``none``, ``yes``/``no``, two decimals, and so
+    inside a list."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    return str(value)
 
 
 def _show(value: str) -> str:
@@ -233,88 +307,159 @@ def _show(value: str) -> str:
 def _declared(found: dict[str, Any] | None, what: str) -> str:
     if found is None:
         return f"no {what}"
-    where = f" at byte {found['offset']}" if found.get("offset") is not None else ""
     if found["label"] is None:
+        if found.get("encoding"):
+            return f"{found['encoding']}, by its first bytes (UTF-16 without a BOM)"
         return "none found"
-    target = found["encoding"] or f"unusable ({found.get('problem', 'unknown_label')})"
+    where = f" at byte {found['offset']}" if found.get("offset") is not None else ""
+    target = found["encoding"]
+    if found.get("problem"):
+        target = f"{target or 'unusable'} ({found['problem']})"
     return f'"{found["label"]}"{where} -> {target}'
 
 
-def render(trail: dict[str, Any]) -> str:
-    """The trail as text for a terminal."""
-    lines = [
-        f"URL           {trail['url']}",
-        f"Response      {trail['response_class']}, {trail['body_length']} bytes, "
-        f"Content-Type: {trail['content_type'] or '(none)'}",
-    ]
-    if trail["kind"] is None:
-        lines.append(f"              {trail['note']}")
-        return "\n".join(lines)
-    lines.append(f"Rules         {trail['kind']}")
-    steps = trail["trail"]
-    bom = steps["bom"]
-    rows = [("BOM", f"{bom['encoding']} ({bom['length']} bytes)" if bom else "none")]
-    if steps["override"] is not None:
-        rows.append(("Override", _declared(steps["override"], "override")))
-    rows.append(("Content-Type", _declared(steps["header"], "charset parameter")))
-    document = steps["in_document"]
-    if document is None:
-        rows.append(("In-document", f"not read for {trail['kind']}"))
-    else:
-        name = "<meta> prescan" if trail["kind"] == "html" else "XML declaration"
-        if document["source"] == "xml-declaration" and trail["kind"] == "html":
-            name = "XML declaration"
-        rows.append((name, _declared(document, "declaration")))
-        for lost in document.get("ignored", []):
-            lost_at = f'ignored "{lost["label"]}" at byte {lost["offset"]}'
-            rows.append(("", f"{lost_at}: {lost['reason']}"))
-    utf8 = steps["utf8"]
-    if utf8["valid"]:
-        rows.append(("UTF-8", "valid (ASCII only)" if utf8["ascii"] else "valid"))
-    else:
-        first = utf8["first_invalid_offset"]
-        rows.append(("UTF-8", f"not valid (first invalid byte at {first})"))
-    detection = steps["detection"]
-    if not detection["applies"]:
-        said = f"not part of the {trail['kind']} rules"
-    elif detection["error"]:
-        said = f"unavailable: {detection['error']}"
-    elif not detection["available"]:
-        said = "no detector"
-    else:
-        found = detection["result"]
-        if found is None:
-            said = "no answer"
-        else:
-            score = f", score {found['score']:.2f}" if found["score"] is not None else ""
-            said = f"{found['encoding']} ({found['detector']}{score})"
-        if not detection["used"]:
-            said += f"; not used, the {trail['decision']['source']} rule decided first"
-    rows.append(("Detection", said))
-    lines.extend(f"  {name:<18}  {value}" for name, value in rows)
+def _bom(found: dict[str, Any] | None) -> str:
+    return "none" if found is None else f"{found['encoding']} ({found['length']} bytes)"
 
-    decision = trail["decision"]
+
+def _utf8(found: dict[str, Any]) -> str:
+    if found["valid"]:
+        said = "valid (ASCII only)" if found["ascii"] else "valid"
+        if found.get("iso2022jp_escapes"):
+            said += ", with ISO-2022-JP escapes: left to detection"
+        return said
+    said = f"not valid (first invalid byte at {found['first_invalid_offset']})"
+    counts = found.get("mostly_utf8")
+    if counts is not None:
+        verdict = "mostly UTF-8" if counts["decided"] else "not mostly UTF-8"
+        said += f"; {verdict} ({counts['valid']} valid, {counts['invalid']} invalid sequences)"
+    return said
+
+
+def _detection(found: dict[str, Any]) -> str:
+    if found["error"]:
+        return f"unavailable: {found['error']}"
+    if not found["available"]:
+        return "no detector"
+    result = found["result"]
+    if result is None:
+        return "no answer"
+    score = f", score {_value(result['score'])}" if result["score"] is not None else ""
+    return f"{result['encoding']} ({result['detector']}{score})"
+
+
+def _in_document(found: dict[str, Any]) -> list[tuple[str, str]]:
+    name = "<meta> prescan" if found["source"] == "meta" else "XML declaration"
+    rows = [(name, _declared(found, "declaration"))]
+    for lost in found.get("ignored", []):
+        lost_at = f'ignored "{lost["label"]}" at byte {lost["offset"]}'
+        rows.append(("", f"{lost_at}: {lost['reason']}"))
+    return rows
+
+
+#: Step name -> (row title, how its record reads), in the browser's order.
+_ROWS: dict[str, tuple[str, Callable[[Any], str]]] = {
+    "bom": ("BOM", _bom),
+    "override": ("Override", lambda found: _declared(found, "override")),
+    "header": ("Content-Type", lambda found: _declared(found, "charset parameter")),
+    "in_document": ("In-document", lambda found: ""),  # rows of their own: _in_document
+    "utf8": ("UTF-8", _utf8),
+    "detection": ("Detection", _detection),
+    "default": ("Default", str),
+}
+
+
+def _step_rows(trail: dict[str, Any]) -> list[tuple[str, str]]:
+    """One row a step, in the browser's order: what it saw, or that it did not run, or
+    that it is not part of this kind's rules. The override shows only when one is given."""
+    steps = trail["trail"]
+    rows: list[tuple[str, str]] = []
+    for name, (title, show) in _ROWS.items():
+        sources = [source for source in steps["order"] if _STEP_NAMES[Source(source)] == name]
+        if name == "override" and trail["override"] is None:
+            continue
+        if not sources:
+            rows.append((title, f"not part of the {trail['kind']} rules"))
+        elif sources[0] in steps["not_run"]:
+            decided = _DECIDERS[trail["decision"]["source"]]
+            rows.append((title, f"not run: {decided} decided first"))
+        elif name == "in_document":
+            rows.extend(_in_document(steps[name]))
+        else:
+            rows.append((title, show(steps[name])))
+    return rows
+
+
+def _head(trail: dict[str, Any]) -> list[str]:
+    lines = [f"URL           {trail['url']}"]
+    for number, hop in enumerate(trail.get("redirects", []), 1):
+        title = "Redirected" if number == 1 else ""
+        lines.append(f"{title:<14}{number}. {hop['url']} ({_value(hop['status'])})")
+    if trail.get("status") is not None:
+        lines.append(f"Status        {trail['status']}")
+    lines.append(
+        f"Response      {trail['response_class']}, {trail['body_length']} bytes, "
+        f"Content-Type: {trail['content_type'] or 'none'}"
+    )
+    return lines
+
+
+def _decision(decision: dict[str, Any]) -> list[str]:
     described = [f"source {decision['source']}", f"confidence {decision['confidence']}"]
     if decision["label"] is not None:
         described.append(f'label "{decision["label"]}"')
     if decision.get("offset") is not None:
         described.append(f"byte {decision['offset']}")
-    lines.append(f"Decision      {decision['encoding']}: {', '.join(described)}")
+    lines = [f"Decision      {decision['encoding']}: {', '.join(described)}"]
     detector = decision.get("detector")
     if detector:
-        details = ", ".join(f"{key} {value}" for key, value in detector.items())
+        details = ", ".join(f"{key} {_value(value)}" for key, value in detector.items())
         lines.append(f"  detector          {details}")
     for lost in decision["ignored"]:
         lines.append(f'  ignored           {lost["source"]} "{lost["label"]}": {lost["reason"]}')
-    scrapy = trail["scrapy"]
-    if scrapy["same_text"]:
-        lines.append(f"Scrapy alone  {scrapy['encoding']}: same text")
+    return lines
+
+
+def _outcome(trail: dict[str, Any]) -> list[str]:
+    scrapy, difference, damage = trail["scrapy"], trail["difference"], trail["damage"]
+    if difference is None:
+        lines = [f"Scrapy alone  {scrapy['encoding']}: same text"]
     else:
-        lines.append(
+        lines = [
             f"Scrapy alone  {scrapy['encoding']}: the text differs from character "
-            f"{trail['difference']['offset']} (U+FFFD: Scrapy {scrapy['replacement_chars']}, "
-            f"scrapy-charset {trail['replacement_chars']})"
+            f"{difference['offset']} (U+FFFD: Scrapy {scrapy['replacement_chars']}, "
+            f"scrapy-charset {trail['replacement_chars']})",
+            f"  Scrapy          {_show(difference['scrapy'])}",
+            f"  scrapy-charset  {_show(difference['scrapy_charset'])}",
+        ]
+    if damage is not None and "error" in damage:
+        lines.append(f"Damage        not checked: {damage['error']}")
+    elif damage is not None:
+        kinds = [f"U+FFFD {damage['replacement_chars']}"] if damage["replacement_chars"] else []
+        if damage["mojibake"]:
+            kinds.append(f"mojibake ({damage['mojibake']})")
+        lines.append(
+            f"Damage        the text still holds {' and '.join(kinds)}, "
+            f"first at character {damage['offset']}"
         )
-        lines.append(f"  Scrapy          {_show(trail['difference']['scrapy'])}")
-        lines.append(f"  scrapy-charset  {_show(trail['difference']['scrapy_charset'])}")
+        lines.append(f"  sample          {_show(damage['sample'])}")
+    seen = trail.get("crawl_decision")
+    if seen is not None:
+        lines.append(
+            f"In this crawl  {_value(seen.get('encoding'))} ({_value(seen.get('source'))}), "
+            "from the project's scrapy-charset middleware"
+        )
+    return lines
+
+
+def render(trail: dict[str, Any]) -> str:
+    """The trail as text for a terminal."""
+    lines = _head(trail)
+    if trail["kind"] is None:
+        lines.append(f"              {trail['note']}")
+        return "\n".join(lines)
+    lines.append(f"Rules         {trail['kind']}")
+    lines.extend(f"  {name:<18}  {value}" for name, value in _step_rows(trail))
+    lines.extend(_decision(trail["decision"]))
+    lines.extend(_outcome(trail))
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
+from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.items.stamp import STAMP_KEYS
@@ -181,16 +182,16 @@ class CharsetPipeline:
             samples=config.alert_samples,
         )
         self._paths: set[str] = set()
-        self._warned: set[tuple[str, str]] = set()
-        self._errors_logged: set[str] = set()
+        self._warn = Once(logger, extra={"crawler": crawler})
         self._closing = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        try:
-            config = ItemChecksConfig.from_settings(crawler.settings)
-        except ValueError as error:
-            raise NotConfigured(f"{error}; fix the setting to enable item checks") from None
+        """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
+        config = ItemChecksConfig.from_settings(crawler.settings)
+        if not config.charset_enabled:
+            disabled_notice(crawler)
+            raise NotConfigured
         if not config.enabled:
             raise NotConfigured("CHARSET_ITEM_CHECKS_ENABLED is False")
         return cls(crawler, config)
@@ -366,13 +367,6 @@ class CharsetPipeline:
                 "CHARSET_REPAIRS_FIELD)",
             )
 
-    def _warn_once(self, field: str, cls: type, message: str) -> None:
-        key = (field, f"{cls.__module__}.{cls.__qualname__}")
-        if key in self._warned:
-            return
-        self._warned.add(key)
-        logger.warning(message, {"cls": key[1], "field": field}, extra={"crawler": self.crawler})
-
     # --- report: stats, alerts (alerts.py decides), the optional drop -----------------------
 
     def _report(self, scan: _Scan) -> None:
@@ -417,22 +411,11 @@ class CharsetPipeline:
             )
 
     def _failed(self, error: Exception) -> None:
-        """Count an internal error; log it, with its traceback, once per exception type."""
-        try:
-            self.stats.inc_value(keys.error("pipeline"))
-        except Exception:  # a failing stats collector: the log line still tells
-            logger.debug("could not count the error", exc_info=True)
-        kind = f"{type(error).__module__}.{type(error).__qualname__}"
-        if kind in self._errors_logged:
-            return
-        self._errors_logged.add(kind)
-        logger.error(
-            "Charset item check failed (%(kind)s); the item passes through unchanged. "
-            "Further %(kind)s errors are counted in charset/errors/pipeline only",
-            {"kind": kind},
-            exc_info=error,
-            extra={"crawler": self.crawler},
-        )
+        internal_error(self._warn, self.stats, "pipeline", "item check", error)
+
+    def _warn_once(self, field: str, cls: type, message: str) -> None:
+        name = f"{cls.__module__}.{cls.__qualname__}"
+        self._warn((field, name), message, {"cls": name, "field": field})
 
     # --- deciding (alerts.py) and acting -------------------------------------------------
 

@@ -3,7 +3,8 @@
 Pipelines never see the response, so the stamp is put on by a spider middleware: each item
 a callback yields gets ``CHARSET_ITEM_FIELD`` set to a flat, JSON-safe dict (``encoding``,
 ``source``, ``label``, ``confidence``), read from ``response.meta["charset"]`` (written by
-the downloader middleware). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
+the downloader middleware; from ``meta["charset_decision"]`` when a project's own value
+kept ``meta["charset"]``). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
 pydantic items only when they declare the field (otherwise it is counted in
 ``charset/stamp/undeclared_field`` and warned about once per item class).
 
@@ -25,6 +26,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_charset import stats as keys
+from scrapy_charset._log import Once, disabled_notice, internal_error
+from scrapy_charset._meta import decision_of
+from scrapy_charset.items.config import ItemChecksConfig
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -54,14 +58,16 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        field = crawler.settings.get("CHARSET_ITEM_FIELD")
-        if not field:
+        config = ItemChecksConfig.from_settings(crawler.settings)
+        if not config.charset_enabled:
+            disabled_notice(crawler)
+            raise NotConfigured
+        if config.item_field is None:
             raise NotConfigured("set CHARSET_ITEM_FIELD (e.g. 'encoding') to stamp items")
-        self.field = str(field)
+        self.field = config.item_field
         assert crawler.stats is not None
         self.stats = crawler.stats
-        self._warned: set[tuple[str, type]] = set()
-        self._errors_logged: set[str] = set()
+        self._warn = Once(logger, extra={"crawler": crawler})
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         if response is None:
@@ -76,7 +82,7 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         if not ItemAdapter.is_item(item):
             return
         try:
-            decision = response.meta.get("charset")
+            decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
         stamp = stamp_from_decision(decision)
@@ -107,31 +113,8 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         self.stats.inc_value(keys.STAMPED)
 
     def _warn_once(self, item: Any, message: str) -> None:
-        cls = type(item)
-        key = (message, cls)
-        if key in self._warned:
-            return
-        self._warned.add(key)
-        logger.warning(
-            message,
-            {"cls": f"{cls.__module__}.{cls.__qualname__}", "field": self.field},
-            extra={"crawler": self.crawler},
-        )
+        cls = f"{type(item).__module__}.{type(item).__qualname__}"
+        self._warn((message, cls), message, {"cls": cls, "field": self.field})
 
     def _failed(self, error: Exception) -> None:
-        """Count an internal error; log it, with its traceback, once per exception type."""
-        try:
-            self.stats.inc_value(keys.error("stamp"))
-        except Exception:  # a failing stats collector: the log line still tells
-            logger.debug("could not count the error", exc_info=True)
-        kind = f"{type(error).__module__}.{type(error).__qualname__}"
-        if kind in self._errors_logged:
-            return
-        self._errors_logged.add(kind)
-        logger.error(
-            "Charset item stamp failed (%(kind)s); the item passes through unchanged. "
-            "Further %(kind)s errors are counted in charset/errors/stamp only",
-            {"kind": kind},
-            exc_info=error,
-            extra={"crawler": self.crawler},
-        )
+        internal_error(self._warn, self.stats, "stamp", "item stamp", error)

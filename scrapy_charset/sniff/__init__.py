@@ -19,13 +19,36 @@ from typing import Literal
 from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
 from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
-from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
+from scrapy_charset.sniff.prescan import get_xml_encoding, prescan, utf16_xml_declaration
+from scrapy_charset.sniff.trace import (
+    BomSeen,
+    DeclarationSeen,
+    DetectionSeen,
+    LabelSeen,
+    Trace,
+    Utf8Seen,
+)
 from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import decode_utf8, has_iso2022jp_escapes, is_utf8, mostly_utf8
+from scrapy_charset.sniff.utf8 import (
+    decode_utf8,
+    has_iso2022jp_escapes,
+    is_utf8,
+    mostly_utf8,
+    utf8_evidence,
+)
 from scrapy_charset.whatwg.bom import bom_sniff
-from scrapy_charset.whatwg.labels import get_encoding, is_refused
+from scrapy_charset.whatwg.labels import ASCII_WHITESPACE, get_encoding
 
-__all__ = ["KINDS", "ORDER", "Detected", "Detector", "Kind", "sniff", "sniff_with_text"]
+__all__ = [
+    "KINDS",
+    "ORDER",
+    "Detected",
+    "Detector",
+    "Kind",
+    "Trace",
+    "sniff",
+    "sniff_with_text",
+]
 
 Kind = Literal["html", "xml", "json", "text"]
 KINDS: tuple[Kind, ...] = ("html", "xml", "json", "text")
@@ -46,6 +69,8 @@ class _Context:
     #: Whether the caller wants the text a step decodes on the way (see sniff_with_text).
     want_text: bool = False
     text: str | None = None
+    #: Filled with what each step saw when the caller asks (see trace.py).
+    trace: Trace | None = None
 
 
 Step = Callable[[_Context], EncodingDecision | None]
@@ -63,55 +88,69 @@ def _decision(
     )
 
 
-def _unusable(source: Source, label: str) -> Ignored:
-    reason = "refused_label" if is_refused(label) else "unknown_label"
-    return Ignored(source=source, label=label, reason=reason)
-
-
 def bom_step(ctx: _Context) -> EncodingDecision | None:
     """Step 1: BOM sniffing. A BOM decides with the confidence certain."""
     found = bom_sniff(ctx.body)
+    if ctx.trace is not None:
+        ctx.trace.bom = BomSeen(*found) if found else BomSeen(None, 0)
     if found is None:
         return None
     return _decision(found[0], Source.BOM, Confidence.CERTAIN)
 
 
+def _label_step(ctx: _Context, source: Source, written: str | None) -> tuple[str, str] | None:
+    """``(label, encoding)`` for a label of the override or the transport layer, or None;
+    an unusable label is recorded in ``ignored``."""
+    label = None if written is None else written.strip(ASCII_WHITESPACE)
+    encoding = None if label is None else get_encoding(label)
+    problem = None
+    if label is not None and encoding is None:
+        lost = Ignored.unusable(source, label)
+        ctx.ignored.append(lost)
+        problem = lost.reason
+    elif ctx.kind == "json" and source is Source.HEADER and encoding not in (None, *_UTFS):
+        # RFC 8259, 8.1: JSON text exchanged between systems is UTF-8; only a UTF counts.
+        assert label is not None
+        ctx.ignored.append(Ignored(source, label, "not_utf", encoding))
+        problem = "not_utf"
+    if ctx.trace is not None:
+        seen = LabelSeen(source, label, encoding, problem)
+        if source is Source.OVERRIDE:
+            ctx.trace.override = seen
+        else:
+            ctx.trace.header = seen
+    if label is None or encoding is None or problem is not None:
+        return None
+    return label, encoding
+
+
 def override_step(ctx: _Context) -> EncodingDecision | None:
     """Step 2: the user's explicit override (``Request.meta["charset_encoding"]``)."""
-    if ctx.override is None:
+    found = _label_step(ctx, Source.OVERRIDE, ctx.override)
+    if found is None:
         return None
-    label = ctx.override.strip("\t\n\x0c\r ")
-    encoding = get_encoding(label)
-    if encoding is None:
-        ctx.ignored.append(_unusable(Source.OVERRIDE, label))
-        return None
-    return _decision(encoding, Source.OVERRIDE, Confidence.CERTAIN, label)
+    return _decision(found[1], Source.OVERRIDE, Confidence.CERTAIN, found[0])
 
 
 def header_step(ctx: _Context) -> EncodingDecision | None:
-    """Step 3: the transport layer's charset (``Content-Type``), confidence certain.
+    """Step 4: the transport layer's charset (``Content-Type``), confidence certain.
 
     An unknown or empty label gives nothing and the scan goes on.
     """
-    written = charset_parameter(ctx.content_type)
-    if written is None:
+    found = _label_step(ctx, Source.HEADER, charset_parameter(ctx.content_type))
+    if found is None:
         return None
-    label = written.strip("\t\n\x0c\r ")
-    encoding = get_encoding(label)
-    if encoding is None:
-        ctx.ignored.append(_unusable(Source.HEADER, label))
-        return None
-    if ctx.kind == "json" and encoding not in _UTFS:
-        # RFC 8259, 8.1: JSON text exchanged between systems is UTF-8; only a UTF counts.
-        ctx.ignored.append(Ignored(Source.HEADER, label, "not_utf", encoding))
-        return None
-    return _decision(encoding, Source.HEADER, Confidence.CERTAIN, label)
+    return _decision(found[1], Source.HEADER, Confidence.CERTAIN, found[0])
 
 
 def meta_step(ctx: _Context) -> EncodingDecision | None:
     """Step 5: prescan the byte stream (a ``<meta>``, then an XML declaration), tentative."""
     result = prescan(ctx.body)
     ctx.ignored.extend(result.ignored)
+    if ctx.trace is not None:
+        ctx.trace.in_document = DeclarationSeen(
+            result.source, result.label, result.encoding, result.offset, tuple(result.ignored)
+        )
     if result.encoding is None:
         return None
     return _decision(
@@ -122,15 +161,15 @@ def meta_step(ctx: _Context) -> EncodingDecision | None:
 def xml_declaration_step(ctx: _Context) -> EncodingDecision | None:
     """XML 1.0, 4.3.3 and Appendix F, as browsers read it: UTF-16 without a BOM by its
     first bytes, else the declaration's ``encoding`` ("get an XML encoding")."""
-    body = ctx.body
-    if body.startswith(b"<\x00?\x00x\x00"):
-        return _decision("UTF-16LE", Source.XML_DECLARATION, Confidence.CERTAIN, None, 0)
-    if body.startswith(b"\x00<\x00?\x00x"):
-        return _decision("UTF-16BE", Source.XML_DECLARATION, Confidence.CERTAIN, None, 0)
-    found = get_xml_encoding(body[:1024])
-    if found is None:
+    utf16 = utf16_xml_declaration(ctx.body)
+    found = None if utf16 else get_xml_encoding(ctx.body[:1024])
+    encoding, label = found if found else (utf16, None)
+    if ctx.trace is not None:
+        offset = None if encoding is None else 0
+        ctx.trace.in_document = DeclarationSeen(Source.XML_DECLARATION, label, encoding, offset)
+    if encoding is None:
         return None
-    return _decision(found[0], Source.XML_DECLARATION, Confidence.CERTAIN, found[1], 0)
+    return _decision(encoding, Source.XML_DECLARATION, Confidence.CERTAIN, label, 0)
 
 
 def utf8_step(ctx: _Context) -> EncodingDecision | None:
@@ -145,9 +184,21 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
     if valid:
         if ctx.body.isascii() and has_iso2022jp_escapes(ctx.body):
             ctx.text = None
+            if ctx.trace is not None:
+                ctx.trace.utf8 = Utf8Seen(True, True, None, iso2022jp_escapes=True)
             return None
+        if ctx.trace is not None:
+            ctx.trace.utf8 = Utf8Seen(True, ctx.body.isascii(), None)
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
     evidence = mostly_utf8(ctx.body)
+    if ctx.trace is not None:
+        ctx.trace.utf8 = Utf8Seen(
+            False,
+            False,
+            _first_invalid(ctx.body),
+            counts=evidence or utf8_evidence(ctx.body),
+            mostly=evidence is not None,
+        )
     if evidence is None:
         return None
     return EncodingDecision(
@@ -160,11 +211,23 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
     )
 
 
+def _first_invalid(body: bytes) -> int | None:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None
+
+
 def detect_step(ctx: _Context) -> EncodingDecision | None:
     """Step 8 (autodetection): frequency analysis and the URL's top-level domain."""
     if ctx.detector is None:
+        if ctx.trace is not None:
+            ctx.trace.detection = DetectionSeen(available=False)
         return None
     detected = ctx.detector(ctx.body, ctx.url)
+    if ctx.trace is not None:
+        ctx.trace.detection = DetectionSeen(available=True, detected=detected)
     if detected is None:
         return None
     return EncodingDecision(
@@ -179,6 +242,8 @@ def detect_step(ctx: _Context) -> EncodingDecision | None:
 
 def default_step(ctx: _Context) -> EncodingDecision | None:
     """Step 9: the default encoding, confidence tentative."""
+    if ctx.trace is not None:
+        ctx.trace.default = ctx.default
     return _decision(ctx.default, Source.DEFAULT, Confidence.TENTATIVE)
 
 
@@ -195,6 +260,18 @@ ORDER: dict[Kind, tuple[Step, ...]] = {
 #: Steps that read a declaration: after a decision, those still to come are read for
 #: conflicts.
 _DECLARATIONS: frozenset[Step] = frozenset({header_step, meta_step, xml_declaration_step})
+
+#: The source each step gives, for the trace.
+_SOURCES: dict[Step, Source] = {
+    bom_step: Source.BOM,
+    override_step: Source.OVERRIDE,
+    header_step: Source.HEADER,
+    meta_step: Source.META,
+    xml_declaration_step: Source.XML_DECLARATION,
+    utf8_step: Source.UTF8,
+    detect_step: Source.DETECTED,
+    default_step: Source.DEFAULT,
+}
 
 _DEFAULTS: dict[Kind, str] = {
     "html": DEFAULT_ENCODING,
@@ -213,6 +290,7 @@ def sniff(
     override: str | None = None,
     detector: Detector | str | None = "default",
     default: str | None = None,
+    trace: Trace | None = None,
 ) -> EncodingDecision:
     """Determine the encoding of *body* as a browser does, and say how.
 
@@ -230,6 +308,8 @@ def sniff(
     :raises TypeError: for an argument of the wrong type, naming it.
     :param default: the encoding when nothing else decides (``windows-1252`` for HTML and
         text, ``UTF-8`` for XML and JSON). It must be an Encoding Standard name or label.
+    :param trace: a :class:`Trace` to fill with what each step saw (``scrapy charset``
+        shows it); by default nothing is recorded.
     """
     ctx = _context(
         body,
@@ -240,6 +320,9 @@ def sniff(
         detector=detector,
         default=default,
     )
+    if trace is not None:
+        trace.order = tuple(_SOURCES[step] for step in ORDER[kind])
+        ctx.trace = trace
     return _determine(ctx)
 
 

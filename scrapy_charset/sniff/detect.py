@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scrapy_charset._log import Once
 from scrapy_charset.sniff.detectors import (
     FAMILIES,
     Backend,
@@ -221,7 +222,8 @@ def _details(found: Window, tld: str | None, label: str, how: str) -> tuple[tupl
     )
 
 
-_warned: set[str] = set()
+#: One log line per missing backend, for the life of the process.
+_warn = Once(logger)
 
 
 def get_detector(
@@ -248,14 +250,15 @@ def get_detector(
         try:
             backend = make_backend(candidate)
         except ImportError as error:
-            if candidate not in _warned:
-                _warned.add(candidate)
-                logger.warning(
-                    "charset detector %r is not installed (%s); using %r instead",
-                    candidate,
-                    error,
-                    DEFAULT_BACKEND if candidate != DEFAULT_BACKEND else _ALWAYS_AVAILABLE,
-                )
+            _warn(
+                candidate,
+                "charset detector %(name)r is not installed (%(error)s); using %(other)r instead",
+                {
+                    "name": candidate,
+                    "error": error,
+                    "other": DEFAULT_BACKEND if candidate != DEFAULT_BACKEND else _ALWAYS_AVAILABLE,
+                },
+            )
             continue
         return WebDetector(backend, window=window, use_tld=use_tld)
     raise ImportError("no charset detection backend is installed")  # pragma: no cover

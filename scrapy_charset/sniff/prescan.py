@@ -18,10 +18,11 @@ those are at most ``head_limit`` bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scrapy_charset.decision import Ignored, Source
-from scrapy_charset.whatwg.labels import get_encoding, is_refused, is_utf16
+from scrapy_charset.whatwg.labels import ASCII_WHITESPACE, get_encoding, is_utf16
 
 __all__ = [
     "HEAD_SCAN_LIMIT",
@@ -30,6 +31,7 @@ __all__ = [
     "extract_meta_charset",
     "get_xml_encoding",
     "prescan",
+    "utf16_xml_declaration",
 ]
 
 #: "User agents are encouraged to only prescan the first 1024 bytes."
@@ -37,10 +39,10 @@ PRESCAN_BYTES = 1024
 #: How far the late ``<meta>`` scan of the head may read.
 HEAD_SCAN_LIMIT = 64 * 1024
 
-_SPACE = b"\t\n\x0c\r "
-_SPACE_OR_SLASH = b"\t\n\x0c\r /"
-_SPACE_OR_GT = b"\t\n\x0c\r >"
-_LT = 0x3C
+_SPACE = ASCII_WHITESPACE.encode("ascii")
+_SPACE_OR_SLASH = _SPACE + b"/"
+_SPACE_OR_GT = _SPACE + b">"
+_SPACE_OR_SEMICOLON = ASCII_WHITESPACE + ";"
 _GT = 0x3E
 _ASCII_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
@@ -160,14 +162,14 @@ def extract_meta_charset(value: str) -> str | None:
             return None
         position = found + 7
         # 3. Skip ASCII whitespace.
-        while position < end and value[position] in "\t\n\x0c\r ":
+        while position < end and value[position] in ASCII_WHITESPACE:
             position += 1
         # 4. The next character must be "="; otherwise loop again from here.
         if position < end and value[position] == "=":
             break
     position += 1
     # 5. Skip ASCII whitespace.
-    while position < end and value[position] in "\t\n\x0c\r ":
+    while position < end and value[position] in ASCII_WHITESPACE:
         position += 1
     if position >= end:
         return None
@@ -179,7 +181,7 @@ def extract_meta_charset(value: str) -> str | None:
             return None
         return value[position + 1 : close]
     stop = position
-    while stop < end and value[stop] not in "\t\n\x0c\r ;":
+    while stop < end and value[stop] not in _SPACE_OR_SEMICOLON:
         stop += 1
     return value[position:stop]
 
@@ -227,11 +229,6 @@ def get_xml_encoding(data: bytes) -> tuple[str, str] | None:
     return encoding, label
 
 
-def _unusable(source: Source, label: str, offset: int) -> Ignored:
-    reason = "refused_label" if is_refused(label) else "unknown_label"
-    return Ignored(source=source, label=label, reason=reason, offset=offset)
-
-
 def _meta(data: bytes, position: int, end: int, result: PrescanResult) -> tuple[str | None, int]:
     """The prescan's ``<meta`` steps from the byte after ``<meta``.
 
@@ -266,7 +263,8 @@ def _meta(data: bytes, position: int, end: int, result: PrescanResult) -> tuple[
     if need_pragma is None or (need_pragma and not got_pragma) or charset is None:
         return None, position
     if get_encoding(charset) is None:
-        result.ignored.append(_unusable(Source.META, charset.strip("\t\n\x0c\r "), offset))
+        label = charset.strip(ASCII_WHITESPACE)
+        result.ignored.append(Ignored.unusable(Source.META, label, offset))
         return None, position
     return charset, position
 
@@ -285,6 +283,168 @@ def _skip_attributes(data: bytes, position: int, end: int) -> int:
         position = attribute[2]
 
 
+def utf16_xml_declaration(body: bytes) -> str | None:
+    """The start of an XML declaration in UTF-16 without a BOM (``<?x`` in UTF-16LE or
+    UTF-16BE): that encoding, else None. The prescan checks it first; XML 1.0 Appendix F
+    reads the same bytes."""
+    if body.startswith(b"<\x00?\x00x\x00"):
+        return "UTF-16LE"
+    if body.startswith(b"\x00<\x00?\x00x"):
+        return "UTF-16BE"
+    return None
+
+
+@dataclass
+class _Head:
+    """The late ``<meta>`` state: whether the document is still in its head, as the "in
+    head" insertion mode (13.2.6.4.4) sees start tags, end tags and text, and the end tag
+    that closes the raw text element (``<script>``, ``<style>``, ``<title>``...) it is in."""
+
+    open: bool = True
+    raw_text_end: bytes | None = None  # b"</script" while inside a raw text element
+
+    def text(self, data: bytes, start: int, stop: int) -> None:
+        """Text outside raw text elements that is not whitespace starts the body."""
+        if self.raw_text_end is None and data[start:stop].strip(_SPACE):
+            self.open = False
+
+    def stray_lt(self) -> None:
+        """A "<" that starts nothing is text."""
+        if self.raw_text_end is None:
+            self.open = False
+
+    def start_tag(self, name: bytes) -> None:
+        if self.raw_text_end is not None:
+            return
+        if name not in _HEAD_TAGS:
+            self.open = False
+        elif name in _RAW_TEXT:
+            self.raw_text_end = b"</" + name
+
+    def end_tag(self, name: bytes) -> None:
+        if self.raw_text_end is not None:
+            if b"</" + name == self.raw_text_end:
+                self.raw_text_end = None
+        elif name in _HEAD_ENDING_END_TAGS:
+            self.open = False
+
+
+#: A handler reads one construct that starts with "<" at a position and returns where the
+#: scan goes on, or _STOP.
+_Handler = Callable[[int], int]
+_STOP = -1
+
+
+class _Prescan:
+    """The prescan's loop over one body, with a handler per construct as html5lib's
+    ``EncodingParser`` has them: comment, ``<meta``, end tag, other start tag, other
+    markup (``<!``, ``</``, ``<?``) and a stray "<"."""
+
+    def __init__(self, data: bytes, prescan_bytes: int) -> None:
+        self.data = data
+        self.end = len(data)
+        self.prescan_bytes = prescan_bytes
+        self.result = PrescanResult()
+        self.head = _Head()
+
+    def run(self) -> PrescanResult:
+        last_charset = _scan_bound(self.data)
+        position = 0 if last_charset >= 0 else self.end
+        while position < self.end:
+            position = self._next_markup(position)
+            if position == _STOP or position > last_charset:
+                break
+            position = self._handler(position)(position)
+            if position == _STOP:
+                break
+        return self.result
+
+    def _next_markup(self, position: int) -> int:
+        """The next "<" the scan reads, or _STOP. Past the prescan only the head is read,
+        and raw text is skipped whole."""
+        data, end, head = self.data, self.end, self.head
+        if position >= self.prescan_bytes:
+            if not head.open:
+                return _STOP
+            if head.raw_text_end is not None:
+                position = _find_ascii_ci(data, head.raw_text_end, position, end)
+                if position < 0:
+                    return _STOP
+        lt = data.find(b"<", position)
+        if lt < 0:
+            lt = end
+        head.text(data, position, lt)
+        if lt >= end or (lt >= self.prescan_bytes and not head.open):
+            return _STOP
+        return lt
+
+    def _handler(self, position: int) -> _Handler:
+        data = self.data
+        if data.startswith(b"<!--", position):
+            return self._comment
+        if (
+            data[position + 1 : position + 5].translate(_LOWER) == b"meta"
+            and position + 5 < self.end
+            and data[position + 5] in _SPACE_OR_SLASH
+        ):
+            return self._meta
+        following = data[position + 1 : position + 2]
+        name_start = position + 2 if following == b"/" else position + 1
+        if name_start < self.end and data[name_start] in _ASCII_LETTERS:
+            return self._end_tag if following == b"/" else self._start_tag
+        if following in (b"!", b"/", b"?"):
+            return self._other
+        return self._stray_lt
+
+    def _comment(self, position: int) -> int:
+        """Skip to the first "-->" after the "<" (its hyphens may be those of "<!--")."""
+        close = self.data.find(b"-->", position + 2)
+        return _STOP if close < 0 else close + 3
+
+    def _meta(self, position: int) -> int:
+        """A ``<meta`` tag: a usable declaration ends the scan."""
+        label, after = _meta(self.data, position + 5, self.end, self.result)
+        if label is None:
+            return after + 1  # next byte
+        encoding = get_encoding(label)
+        assert encoding is not None
+        if is_utf16(encoding):
+            encoding = "UTF-8"
+        elif encoding == "x-user-defined":
+            encoding = "windows-1252"
+        result = self.result
+        result.encoding = encoding
+        result.label = label.strip(ASCII_WHITESPACE)
+        result.offset = position
+        result.source = Source.META
+        return _STOP
+
+    def _tag(self, name_start: int) -> tuple[bytes, int]:
+        """The tag's lowercased name, and the position after the tag's ">"."""
+        name_end = _tag_name_end(self.data, name_start, self.end)
+        name = self.data[name_start:name_end].translate(_LOWER).rstrip(b"/")
+        return name, _skip_attributes(self.data, name_end, self.end) + 1
+
+    def _end_tag(self, position: int) -> int:
+        name, position = self._tag(position + 2)
+        self.head.end_tag(name)
+        return position
+
+    def _start_tag(self, position: int) -> int:
+        name, position = self._tag(position + 1)
+        self.head.start_tag(name)
+        return position
+
+    def _other(self, position: int) -> int:
+        """``<!``, ``</`` or ``<?`` that starts no tag: skip to the next ">"."""
+        close = self.data.find(b">", position + 1)
+        return _STOP if close < 0 else close + 1
+
+    def _stray_lt(self, position: int) -> int:
+        self.head.stray_lt()
+        return position + 1
+
+
 def prescan(
     body: bytes,
     *,
@@ -299,97 +459,17 @@ def prescan(
     skipping the text of ``<script>``, ``<style>`` and ``<title>``, and never past
     *head_limit* bytes.
     """
-    result = PrescanResult()
-    # Prescan for UTF-16 XML declarations ('<?x' in UTF-16LE or UTF-16BE).
-    if body.startswith(b"<\x00?\x00x\x00"):
-        result.encoding, result.offset, result.source = "UTF-16LE", 0, Source.XML_DECLARATION
-        return result
-    if body.startswith(b"\x00<\x00?\x00x"):
-        result.encoding, result.offset, result.source = "UTF-16BE", 0, Source.XML_DECLARATION
-        return result
+    utf16 = utf16_xml_declaration(body)
+    if utf16 is not None:
+        return PrescanResult(encoding=utf16, offset=0, source=Source.XML_DECLARATION)
     data = body[: max(head_limit, prescan_bytes)]
-    end = len(data)
-    last_charset = _scan_bound(data)
-    position = 0 if last_charset >= 0 else end
-    in_head = True  # no body content seen yet
-    raw_text_end: bytes | None = None  # b"</script" while inside a raw text element
-    while position < end:
-        if position >= prescan_bytes:
-            # Past the prescan: only the head is read, and raw text is skipped whole.
-            if not in_head:
-                break
-            if raw_text_end is not None:
-                position = _find_ascii_ci(data, raw_text_end, position, end)
-                if position < 0:
-                    break
-        lt = data.find(b"<", position)
-        if lt < 0:
-            lt = end
-        if raw_text_end is None and data[position:lt].strip(_SPACE):
-            in_head = False  # text in the head starts the body
-        position = lt
-        if position >= end or (position >= prescan_bytes and not in_head):
-            break
-        if position > last_charset:
-            break
-        if data.startswith(b"<!--", position):
-            # Skip to the first "-->" after the "<" (its hyphens may be those of "<!--").
-            close = data.find(b"-->", position + 2)
-            if close < 0:
-                break
-            position = close + 3
-            continue
-        if (
-            data[position + 1 : position + 5].translate(_LOWER) == b"meta"
-            and position + 5 < end
-            and data[position + 5] in _SPACE_OR_SLASH
-        ):
-            label, position = _meta(data, position + 5, end, result)
-            if label is not None:
-                encoding = get_encoding(label)
-                assert encoding is not None
-                if is_utf16(encoding):
-                    encoding = "UTF-8"
-                elif encoding == "x-user-defined":
-                    encoding = "windows-1252"
-                result.encoding = encoding
-                result.label = label.strip("\t\n\x0c\r ")
-                result.offset = lt
-                result.source = Source.META
-                return result
-            position += 1  # next byte
-            continue
-        following = data[position + 1 : position + 2]
-        name_start = position + 2 if following == b"/" else position + 1
-        if name_start < end and data[name_start] in _ASCII_LETTERS:
-            name_end = _tag_name_end(data, name_start, end)
-            name = data[name_start:name_end].translate(_LOWER).rstrip(b"/")
-            position = _skip_attributes(data, name_end, end) + 1
-            if raw_text_end is not None:
-                if following == b"/" and b"</" + name == raw_text_end:
-                    raw_text_end = None
-            elif following == b"/":
-                if name in _HEAD_ENDING_END_TAGS:
-                    in_head = False
-            elif name not in _HEAD_TAGS:
-                in_head = False
-            elif name in _RAW_TEXT:
-                raw_text_end = b"</" + name
-            continue
-        if following in (b"!", b"/", b"?"):
-            close = data.find(b">", position + 1)
-            if close < 0:
-                break
-            position = close + 1
-            continue
-        if raw_text_end is None:
-            in_head = False  # a "<" that starts nothing is text
-        position += 1
-    xml = get_xml_encoding(data)
-    if xml is not None:
-        result.encoding, result.label = xml
-        result.offset = 0
-        result.source = Source.XML_DECLARATION
+    result = _Prescan(data, prescan_bytes).run()
+    if result.encoding is None:
+        xml = get_xml_encoding(data)
+        if xml is not None:
+            result.encoding, result.label = xml
+            result.offset = 0
+            result.source = Source.XML_DECLARATION
     return result
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
     "MimeType",
     "charset_parameter",
+    "combined_value",
     "essence",
     "extract_mime_type",
     "parse_mime_type",
@@ -164,6 +166,15 @@ def split_header_values(value: str) -> list[str]:
         if position >= end:
             return values
         position += 1  # the ","
+
+
+def combined_value(values: Collection[bytes]) -> str | None:
+    """Fetch, "get" a header: its values in order, separated by ", " (0x2C 0x20), and
+    isomorphic decoded; None when the header is absent. *values* are the raw values as
+    ``response.headers.getlist(b"Content-Type")`` gives them."""
+    if not values:
+        return None
+    return b", ".join(values).decode("latin-1")
 
 
 def extract_mime_type(header: str) -> MimeType | None:

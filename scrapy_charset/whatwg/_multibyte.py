@@ -13,6 +13,12 @@
 
 from __future__ import annotations
 
+#: The CPython whose C codecs the corrections below are diffed against.
+PYTHON_VERSION = "3.11.7"
+#: SHA-256 of those codecs' outputs (generate_tables.codec_fingerprint): when
+#: the running CPython gives another, regenerate the tables.
+CODEC_FINGERPRINT = "c72500a0cc4e2e8585733fda21a566abc8ea37955dd4ec5f35c594dba1fae0bc"
+
 #: Encoding name -> the closest Python C codec.
 C_CODECS: dict[str, str] = {
     'gb18030': 'gb18030',
@@ -779,7 +785,6 @@ FIXES: dict[str, dict[str, str]] = {
     },
 }
 
-#: A C codec output character that is wrong only where this sequence produced it.
 #: Code point -> the encoder's bytes where the C codec's do not decode back (b"": none).
 ENCODE: dict[str, dict[str, bytes]] = {
     'gb18030': {
@@ -1054,6 +1059,7 @@ ENCODE: dict[str, dict[str, bytes]] = {
     },
 }
 
+#: A C codec output character that is wrong only where this sequence produced it.
 AMBIGUOUS: dict[str, tuple[tuple[str, bytes], ...]] = {
     'gb18030': (
     ),

@@ -140,6 +140,20 @@ class MultiByteDecoder:
                 return step_decode(bytes(data), self.step, self.lookup)
         return self.apply_fixes(text)
 
+    def decode_checked(self, data: Buffer) -> tuple[str, bool]:
+        """``(text, exact)``: the decoder's output, and whether the C codec alone, with
+        strict errors, gives exactly that text (no error step, no correction), so that the
+        C codec's name can stand for this input."""
+        try:
+            text = self._c_decode(data, "strict")[0]
+        except UnicodeDecodeError:
+            return self.decode(data), False
+        for char, sequence in self.ambiguous:
+            if char in text and sequence in bytes(data):
+                return step_decode(bytes(data), self.step, self.lookup), False
+        fixed = self.apply_fixes(text)
+        return fixed, fixed is text
+
     def apply_fixes(self, text: str) -> str:
         """Translate the C codec's characters that the standard decodes otherwise."""
         present = [char for char in self.fixes if char in text]

@@ -25,11 +25,20 @@ Encoding
 
 Incremental decoders stream the stateless single-byte decoders and UTF-8; the others
 decode when the input is final.
+
+Standard names
+    Most bodies decode exactly as a browser decodes them with a standard codec as well:
+    every UTF-8 body (Python's decoder with ``errors="replace"`` is the standard's), and a
+    legacy body that holds nothing the standard codec decodes otherwise.
+    ``response_codec(body, encoding)`` gives the name to give such a body (a spelling
+    Python's codec registry, libxml2 and iconv all accept: ``STANDARD_NAMES``) and the
+    ``whatwg-*`` codec for the others.
 """
 
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -41,7 +50,16 @@ from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["DECODERS", "codec_name", "decode", "register"]
+__all__ = [
+    "DECODERS",
+    "STANDARD_NAMES",
+    "codec_name",
+    "decode",
+    "is_private_codec",
+    "private_codec_name",
+    "register",
+    "response_codec",
+]
 
 _PREFIX = "whatwg-"
 
@@ -88,9 +106,14 @@ _PYTHON_ENCODERS = {
 }
 
 
-def codec_name(encoding: str) -> str:
+def private_codec_name(encoding: str) -> str:
     """The name of the Python codec registered for a WHATWG encoding name."""
     return _PREFIX + encoding.lower()
+
+
+def is_private_codec(name: str) -> bool:
+    """True for the name of one of the ``whatwg-*`` codecs this package registers."""
+    return name[: len(_PREFIX)].lower() == _PREFIX
 
 
 def _codec_info(name: str) -> codecs.CodecInfo:
@@ -154,13 +177,13 @@ def _codec_info(name: str) -> codecs.CodecInfo:
     return codecs.CodecInfo(
         encoder,
         decode,
-        name=codec_name(name),
+        name=private_codec_name(name),
         incrementaldecoder=IncrementalDecoder,
         incrementalencoder=incremental_encoder,
     )
 
 
-_BY_CODEC = {codec_name(name).replace("-", "_"): name for name in ENCODING_NAMES}
+_BY_CODEC = {private_codec_name(name).replace("-", "_"): name for name in ENCODING_NAMES}
 _INFOS: dict[str, codecs.CodecInfo] = {}
 
 
@@ -174,6 +197,13 @@ def _search(normalized: str) -> codecs.CodecInfo | None:
     return info
 
 
+def lookup(name: str) -> codecs.CodecInfo | None:
+    """The ``whatwg-*`` codec named *name* (any spelling Python's registry passes), or
+    None; registers the codecs."""
+    register()
+    return _search(name)
+
+
 _registered = False
 
 
@@ -183,6 +213,174 @@ def register() -> None:
     if not _registered:
         codecs.register(_search)
         _registered = True
+
+
+def _encoding_name(encoding: str) -> str:
+    """The WHATWG name for an encoding name or label; LookupError for anything else."""
+    if encoding in DECODERS:
+        return encoding
+    name = get_encoding(encoding)
+    if name is None:
+        raise LookupError(f"{encoding!r} is not an Encoding Standard label")
+    return name
+
+
+# --- standard names --------------------------------------------------------------------
+
+#: WHATWG name -> the standard codec spelling for it, accepted by Python's codec registry,
+#: libxml2 (lxml, through its iconv) and iconv alike. The encoding's name in lowercase,
+#: except where one of them does not know it: Python has no ``windows-874`` or
+#: ``x-mac-cyrillic``, libxml2 no ``mac-cyrillic``. The CJK spellings name the C codec
+#: the decoders run (:mod:`.cjk`): GBK is decoded by the gb18030 decoder, Shift_JIS is
+#: Microsoft's cp932, Big5 is read with the HKSCS extension, EUC-KR is cp949 (UHC).
+#: ISO-8859-8-I decodes as ISO-8859-8 (the ``-I`` is about display order only).
+#: x-user-defined and replacement have no standard codec that decodes as the browser's
+#: decoder does.
+STANDARD_NAMES: dict[str, str] = {
+    name: name.lower() for name in ENCODING_NAMES if name not in ("x-user-defined", "replacement")
+}
+STANDARD_NAMES.update(
+    {
+        "ISO-8859-8-I": "iso-8859-8",
+        "windows-874": "cp874",
+        "x-mac-cyrillic": "maccyrillic",
+        "GBK": "gb18030",
+        "Big5": "big5-hkscs",
+        "Shift_JIS": "cp932",
+        "EUC-KR": "cp949",
+    }
+)
+
+#: Single-byte encodings whose libiconv table (lxml's) is Apple's older one, which
+#: differs from the Encoding Standard's on bytes Python's codec decodes as it does (the
+#: euro sign, the Apple logo, two Cyrillic letters): their standard name is given only to
+#: bodies without bytes above 0x7F.
+_OLDER_ICONV_TABLES = frozenset({"macintosh", "x-mac-cyrillic"})
+
+#: Single-byte encodings whose libiconv decoder composes a letter and the combining mark
+#: after it into one precomposed character (Hebrew points, Vietnamese tone marks), where
+#: browsers keep both: bodies with combining marks keep the ``whatwg-*`` codec.
+_COMPOSING_ICONV = frozenset({"windows-1255", "windows-1258"})
+
+
+def _differing_bytes(name: str) -> bytes:
+    """The bytes that the standard codec of a single-byte encoding decodes otherwise than
+    the encoding's decoder, or not at all (read from the generated table and the running
+    Python's codec), and those libxml2's iconv reads otherwise (``_OLDER_ICONV_TABLES``,
+    ``_COMPOSING_ICONV``)."""
+    table = singlebyte.DECODING_TABLES[name]
+    codec = STANDARD_NAMES[name]
+    out = bytearray()
+    for byte in range(256):
+        if (byte >= 0x80 and name in _OLDER_ICONV_TABLES) or (
+            name in _COMPOSING_ICONV and unicodedata.combining(table[byte])
+        ):
+            out.append(byte)
+            continue
+        try:
+            same = bytes((byte,)).decode(codec) == table[byte]
+        except UnicodeDecodeError:
+            same = False
+        if not same:
+            out.append(byte)
+    return bytes(out)
+
+
+#: Up to this many differing bytes, one ``in`` (memchr) per byte beats one pass that
+#: looks at every byte.
+_MAX_SEARCHES = 16
+
+
+def _byte_class_check(differing: bytes) -> Callable[[bytes], bool]:
+    """A test of whether a body holds none of the *differing* bytes."""
+    if not differing:
+        return lambda body: True
+    if len(differing) <= _MAX_SEARCHES:
+        singles = tuple(bytes((byte,)) for byte in differing)
+        return lambda body: body.isascii() or not any(single in body for single in singles)
+    others = bytes(sorted(set(range(256)) - set(differing)))
+    return lambda body: body.isascii() or not body.translate(None, others)
+
+
+#: Single-byte encoding name -> whether its standard codec decodes a body exactly.
+_SINGLE_BYTE_EXACT: dict[str, Callable[[bytes], bool]] = {
+    name: _byte_class_check(_differing_bytes(name))
+    for name in singlebyte.DECODING_TABLES
+    if name in STANDARD_NAMES
+}
+
+
+def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
+    """``(codec, text)``: the codec name to decode *body* with, as a browser decodes it
+    in *encoding* (a WHATWG name), and the body's text when finding the name decoded it
+    (else None).
+
+    The codec is the standard one (``STANDARD_NAMES``) when it decodes this body exactly
+    as the encoding's decoder does, the ``whatwg-*`` codec when it does not:
+
+    - UTF-8: always the standard codec;
+    - a single-byte encoding: when the body holds none of the bytes the standard codec
+      decodes otherwise (a byte-class check, no decoding);
+    - the CJK encodings: when the C codec decodes the body without an error and without
+      a correction (the body is decoded once, and the text returned);
+    - UTF-16BE/LE: when the body has no lone surrogate or odd byte (decoded, returned);
+    - ISO-2022-JP: when Python's stateful codec decodes the body strictly to the same text
+      (both decoded, the standard's text returned).
+
+    A byte order mark other than the encoding's own is left to the ``whatwg-*`` codec.
+    The encoding's own BOM is part of the body: Python's codecs keep it as U+FEFF where
+    browsers, Scrapy's ``.text`` and libxml2 drop it.
+    """
+    name = _encoding_name(encoding)
+    private = private_codec_name(name)
+    found = bom_sniff(body)
+    if found is not None and found[0] != name:
+        return private, None
+    if name == "UTF-8":
+        return STANDARD_NAMES[name], None
+    check = _SINGLE_BYTE_EXACT.get(name)
+    if check is not None:
+        return (STANDARD_NAMES[name] if check(body) else private), None
+    cjk = _CJK.get(name)
+    if cjk is not None:
+        text, exact = cjk.decode_checked(body)
+        return (STANDARD_NAMES[name] if exact else private), text
+    if name in ("UTF-16BE", "UTF-16LE"):
+        data = body[2:] if found is not None else body
+        strict = codecs.utf_16_be_decode if name == "UTF-16BE" else codecs.utf_16_le_decode
+        try:
+            return STANDARD_NAMES[name], strict(data, "strict", True)[0]
+        except UnicodeDecodeError:
+            return private, DECODERS[name](data)
+    if name == "ISO-2022-JP":
+        text = iso2022jp.decode(body)
+        try:
+            exact = body.decode(STANDARD_NAMES[name]) == text
+        except UnicodeDecodeError:
+            exact = False
+        return (STANDARD_NAMES[name] if exact else private), text
+    return private, None
+
+
+def codec_name(encoding: str, body: bytes | None = None) -> str:
+    """The Python codec that decodes a body in *encoding* (a WHATWG name, as
+    ``meta["charset"]["encoding"]`` stores it, or any label) as a browser does.
+
+    Without *body*, the ``whatwg-*`` codec, exact for any body (importing this function
+    registers it). With *body*, the standard codec's name when it decodes this body
+    exactly, as the middleware gives ``response.encoding``. Raises ``LookupError`` for
+    what is not an Encoding Standard label.
+
+    >>> codec_name("windows-1251")
+    'whatwg-windows-1251'
+    >>> codec_name("windows-1251", "Съешь".encode("cp1251"))
+    'windows-1251'
+    >>> codec_name("windows-1251", b"\\x98")  # Python's cp1251 has no 0x98
+    'whatwg-windows-1251'
+    """
+    if body is None:
+        return private_codec_name(_encoding_name(encoding))
+    return response_codec(body, encoding)[0]
 
 
 def decode(body: bytes, encoding: str) -> str:

@@ -108,14 +108,17 @@ class DemoSpider(scrapy.Spider):
 
     def parse(self, response: Response) -> Iterator[Any]:
         item: dict[str, Any] = {"url": response.url, **extract(response)}
-        if isinstance(response, TextResponse):
-            item["response_encoding"] = response.encoding
-        # scrapy-charset's decision for this response, when its middleware is enabled.
+        # scrapy-charset's decision for this response, when its middleware is enabled: the
+        # item stamp carries its WHATWG name, which any process can decode a stored body
+        # with (scrapy_charset.decode), never response.encoding, a codec spelling.
         decision = response.meta.get("charset")
         if isinstance(decision, dict):
             how = f"{decision.get('encoding')} ({decision.get('source')})"
+        elif isinstance(response, TextResponse):
+            item["response_encoding"] = response.encoding  # Scrapy's own choice
+            how = response.encoding
         else:
-            how = item.get("response_encoding", "not text")
+            how = "not text"
         self.logger.info("%s [%s] %s", response.url, how, item["title"])
         yield item
         if not isinstance(response, HtmlResponse):
