@@ -24,8 +24,12 @@ from benchmarks._negative import negative_corpus
 from fuzz.textcheck import check_text, one_input, to_text
 from scrapy_charset import decode
 from scrapy_charset.items import textcheck
-from scrapy_charset.items.mojibake import SAFE_KINDS
-from scrapy_charset.items.mojibake.chardata import WINDOWS_1251_HIGH, WINDOWS_1252_HIGH
+from scrapy_charset.items.mojibake import SAFE_KINDS, legacy
+from scrapy_charset.items.mojibake.chardata import (
+    WINDOWS_1251_HIGH,
+    WINDOWS_1252_HIGH,
+    encode_windows_1252,
+)
 from scrapy_charset.items.textcheck import TextReport, inspect_text
 
 
@@ -474,3 +478,47 @@ def test_negative_corpus_slice_is_left_alone() -> None:
     assert len(values) > 20_000
     changed = [v for v in values if inspect_text(v).repaired is not None]
     assert changed == []
+
+
+# --- The legacy readings' pre-filter gives the full readings' answer ------------------------
+
+WINDOWS_1252_TEXT = st.text(
+    st.sampled_from(sorted(set(WINDOWS_1252_HIGH) | set("aeiouAEIOU lnrstßé019,.-«»"))),
+    max_size=40,
+)
+
+
+def _cyrillic_plausible_somewhere(text: str) -> bool:
+    raw = encode_windows_1252(text)
+    assert raw is not None
+    for _, codec in legacy._CYRILLIC:
+        try:
+            decoded = raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if legacy._plausible_cyrillic(decoded):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("text", "turned_away"),
+    [
+        pytest.param("Le café était très célèbre", True, id="french"),
+        pytest.param("Größe der Straße", True, id="german"),
+        pytest.param("Ã¬Ã®Ã±ÃªÃ¢Ã\xa0", False, id="no-ascii-letter"),
+        pytest.param("Ìîñêâà è Êèåâ", False, id="windows-1251-read-as-1252"),
+        pytest.param("«über»", False, id="u-umlaut-is-a-cp866-symbol"),
+    ],
+)
+def test_cyrillic_prefilter_table(text: str, turned_away: bool) -> None:
+    assert bool(legacy._LATIN_WORD.search(text)) is turned_away
+    if turned_away:
+        assert not _cyrillic_plausible_somewhere(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=WINDOWS_1252_TEXT)
+def test_cyrillic_prefilter_never_turns_away_a_plausible_reading(text: str) -> None:
+    if legacy._LATIN_WORD.search(text):
+        assert not _cyrillic_plausible_somewhere(text)

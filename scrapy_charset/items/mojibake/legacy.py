@@ -6,6 +6,17 @@ IBM866); a reading is kept when it is plausible text of its script, and the choi
 several is made by character frequency (the level-1 sets the standards order by
 frequency) and, on long text, by a frequency-based detector. The repair chooses an
 encoding, so it is applied only on request (``legacy=True``).
+
+Clean Latin text that windows-1252 encodes whole (French, German, Spanish paragraphs) is
+turned away cheaply, with the same answers as the full readings:
+
+- the Cyrillic readings are not tried when a windows-1252 character sits next to an ASCII
+  letter and every Cyrillic reading makes it a Cyrillic letter (then one word mixes two
+  alphabets) or a character Cyrillic text does not hold (``_LATIN_WORD``): the é of
+  "été", the ß of "Straße". Single-byte readings keep positions and ASCII, so the test
+  runs on the text itself, before any decoding;
+- the CJK readings count the text's ASCII letters once, on the bytes, and only when a
+  decoding succeeds.
 """
 
 from __future__ import annotations
@@ -13,7 +24,12 @@ from __future__ import annotations
 import itertools
 import re
 
-from scrapy_charset.items.mojibake.chardata import Finding, MojibakeKind, encode_windows_1252
+from scrapy_charset.items.mojibake.chardata import (
+    WINDOWS_1252_HIGH,
+    Finding,
+    MojibakeKind,
+    encode_windows_1252,
+)
 
 __all__ = ["legacy_as_windows_1252"]
 
@@ -132,14 +148,17 @@ def _plausible_japanese(decoded: str) -> bool:
 #: symbols and digits by chance ("1\u00a0234,50\u00a0£" reads "1а234,50аг" in IBM866).
 MIN_CYRILLIC_WORD = 3
 _DIGIT_LETTER = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
+#: A character neither ASCII, Cyrillic nor Cyrillic text's punctuation.
+_NOT_CYRILLIC = re.compile(
+    f"[^\x00-\x7f\u0400-\u04ff{re.escape(''.join(sorted(_CYRILLIC_PUNCT)))}]"
+)
 
 
 def _plausible_cyrillic(decoded: str) -> bool:
     """Words of Cyrillic letters only, in one of the three cases, not glued to digits,
     and one of :data:`MIN_CYRILLIC_WORD` letters at least."""
-    for c in decoded:
-        if ord(c) > 0x7F and not _is_cyrillic(c) and c not in _CYRILLIC_PUNCT:
-            return False
+    if _NOT_CYRILLIC.search(decoded):
+        return False
     if _DIGIT_LETTER.search(decoded):
         return False
     longest = 0
@@ -154,6 +173,35 @@ def _plausible_cyrillic(decoded: str) -> bool:
             return False
         longest = max(longest, cyrillic)
     return longest >= MIN_CYRILLIC_WORD
+
+
+def _rejects_next_to_latin(byte: int) -> bool:
+    """True when *byte*, next to an ASCII letter, makes every Cyrillic reading
+    implausible: each reads it as a Cyrillic letter (one word with the ASCII letter), as a
+    character that is neither Cyrillic nor Cyrillic text's punctuation, or not at all."""
+    for _, codec in _CYRILLIC:
+        try:
+            char = bytes([byte]).decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if char in _CYRILLIC_PUNCT or (_is_cyrillic(char) and not _WORD.fullmatch(char)):
+            return False
+    return True
+
+
+_NEXT_TO_LATIN = "".join(
+    sorted(
+        {WINDOWS_1252_HIGH[b - 0x80] for b in range(0x80, 0x100) if _rejects_next_to_latin(b)}
+        | {chr(b) for b in range(0x80, 0x100) if _rejects_next_to_latin(b)}
+    )
+)
+#: The pre-filter of the Cyrillic readings: a windows-1252 character that every reading
+#: turns into a Cyrillic letter or a foreign character, next to an ASCII letter (the é of
+#: "été", the ß of "Straße": a Latin word, in every Cyrillic reading). The bytes are the
+#: text's one to one, and ASCII reads as ASCII in each.
+_LATIN_WORD = re.compile(
+    f"[A-Za-z][{re.escape(_NEXT_TO_LATIN)}]|[{re.escape(_NEXT_TO_LATIN)}][A-Za-z]"
+)
 
 
 #: Bytes from which chardetng's guess is trusted among plausible readings.
@@ -179,22 +227,31 @@ def legacy_as_windows_1252(text: str) -> Finding | None:
     raw = encode_windows_1252(text)
     if raw is None:
         return None
-    candidates = _cjk_readings(text, raw) + _cyrillic_readings(raw)
+    candidates = _cjk_readings(text, raw) + _cyrillic_readings(text, raw)
     if not candidates:
         return None
     return _choose(raw, candidates)
 
 
+_ASCII_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
+
+
+def _ascii_letters(raw: bytes) -> int:
+    return len(raw) - len(raw.translate(None, _ASCII_LETTERS))
+
+
 def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     """(encoding, text) for each plausible legacy CJK reading of *raw*."""
     candidates: list[tuple[str, str]] = []
-    letters = sum(c.isascii() and c.isalpha() for c in text)
+    letters = -1
     for name, codec in _CJK:
         try:
             decoded = raw.decode(codec)
         except UnicodeDecodeError:
             continue
-        consumed = sum(c.isascii() and c.isalpha() for c in decoded) < letters
+        if letters < 0:
+            letters = _ascii_letters(raw)  # the windows-1252 bytes are the text's, one to one
+        consumed = _ascii_letters(decoded.encode("ascii", "ignore")) < letters
         if consumed and name in _SYMBOL_LEADS and all(c.isalpha() for c in text if c > "~"):
             # An ASCII letter is a trail byte only after a lead byte, and most frequent
             # characters' lead bytes (0xA4-0xBF in Big5, 0xB0-0xBF in GBK) are symbols in
@@ -214,10 +271,12 @@ def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     return candidates
 
 
-def _cyrillic_readings(raw: bytes) -> list[tuple[str, str]]:
+def _cyrillic_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     """(encoding, text) for each plausible legacy Cyrillic reading, the most lowercase
     ones only: running text is mostly lowercase, and the readings differ in case."""
     candidates: list[tuple[str, str]] = []
+    if _LATIN_WORD.search(text):
+        return candidates
     for name, codec in _CYRILLIC:
         try:
             decoded = raw.decode(codec)
