@@ -640,20 +640,6 @@ def test_fuzz_target_on_markup(body: bytes, label: str, where: str, kind: Any) -
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.timeout(300)
-def test_fuzz_target_runs_under_atheris() -> None:
-    pytest.importorskip("atheris")
-    run = subprocess.run(
-        [sys.executable, "-m", "fuzz.sniff_decode", "-runs=2000", "-dict=fuzz/markup.dict"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "Done 2000 runs" in run.stderr
-
-
 # --- The prescan's early stop -----------------------------------------------------------------
 
 PRESCAN_PIECES = st.lists(
