@@ -305,11 +305,11 @@ def sniff(
     :param detector: for an undeclared body that is not UTF-8: a name as the
         ``CHARSET_DETECTOR`` setting takes (by default the middleware's default detector;
         ``"none"`` turns detection off), a :data:`Detector` callable, or None (no detection).
-    :raises TypeError: for an argument of the wrong type, naming it.
     :param default: the encoding when nothing else decides (``windows-1252`` for HTML and
         text, ``UTF-8`` for XML and JSON). It must be an Encoding Standard name or label.
     :param trace: a :class:`Trace` to fill with what each step saw (``scrapy charset``
         shows it); by default nothing is recorded.
+    :raises TypeError: for an argument of the wrong type, naming it.
     """
     ctx = _context(
         body,
