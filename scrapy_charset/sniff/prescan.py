@@ -346,18 +346,43 @@ class _Prescan:
         self.prescan_bytes = prescan_bytes
         self.result = PrescanResult()
         self.head = _Head()
+        prefix = data[: prescan_bytes + 4].lower()
+        #: Where the last "<meta" that can start in the first prescan_bytes starts.
+        self.last_meta = prefix.rfind(b"<meta")
+        #: :func:`_scan_bound`, computed when first needed (it reads up to head_limit).
+        self.last_charset: int | None = None
+        if b"</head" not in prefix and b"<body" not in prefix:
+            # The head may well go on past the first prescan_bytes: bound the scan now.
+            self.last_charset = _scan_bound(data)
 
     def run(self) -> PrescanResult:
-        last_charset = _scan_bound(self.data)
-        position = 0 if last_charset >= 0 else self.end
+        position = 0
         while position < self.end:
             position = self._next_markup(position)
-            if position == _STOP or position > last_charset:
+            if position == _STOP or self._nothing_left(position):
                 break
             position = self._handler(position)(position)
             if position == _STOP:
                 break
         return self.result
+
+    def _nothing_left(self, position: int) -> bool:
+        """Whether nothing from the markup at *position* on can change the result, so
+        that the scan may stop: only a ``<meta`` tag can change it.
+
+        - Once the head has ended, only markup that starts in the first prescan_bytes is
+          read: without a "<meta" there from *position* on, nothing is left.
+        - No declaration starts after the last "charset" (:func:`_scan_bound`). That
+          search reads the whole head, so it runs only when the head goes on past the
+          first prescan_bytes, or from the start when those bytes show no end of the head.
+        """
+        if not self.head.open and position > self.last_meta:
+            return True
+        if self.last_charset is None:
+            if position < self.prescan_bytes:
+                return False
+            self.last_charset = _scan_bound(self.data)
+        return position > self.last_charset
 
     def _next_markup(self, position: int) -> int:
         """The next "<" the scan reads, or _STOP. Past the prescan only the head is read,
