@@ -435,6 +435,8 @@ def _determine(ctx: _Context) -> EncodingDecision:
                         offset=lost.offset,
                     )
                 )
+        if not ctx.ignored:
+            return decision  # a step's decision has nothing ignored
         return EncodingDecision(
             encoding=decision.encoding,
             source=decision.source,
