@@ -18,6 +18,7 @@ those are at most ``head_limit`` bytes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -46,6 +47,13 @@ _SPACE_OR_SEMICOLON = ASCII_WHITESPACE + ";"
 _GT = 0x3E
 _ASCII_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+#: The common shape of a tag from its name on: the name (up to whitespace or ">"), then
+#: attributes written ``name="value"`` after whitespace, then ">" right after the last
+#: one. "Get an attribute" reads each such attribute to its closing quote and then finds
+#: no more at the ">", so the tag's attributes end where the match's ">" starts.
+_SIMPLE_TAG = re.compile(
+    rb'([^\t\n\x0c\r >]*)(?:[\t\n\x0c\r ]+[A-Za-z_:][-A-Za-z0-9_:.]*="[^"]*")*>'
+)
 
 #: Start tags the "in head" (and "before head") insertion modes keep in the head.
 _HEAD_TAGS = frozenset(
@@ -446,9 +454,14 @@ class _Prescan:
 
     def _tag(self, name_start: int) -> tuple[bytes, int]:
         """The tag's lowercased name, and the position after the tag's ">"."""
-        name_end = _tag_name_end(self.data, name_start, self.end)
-        name = self.data[name_start:name_end].translate(_LOWER).rstrip(b"/")
-        return name, _skip_attributes(self.data, name_end, self.end) + 1
+        data, end = self.data, self.end
+        simple = _SIMPLE_TAG.match(data, name_start, end)
+        if simple is not None:
+            name_end, attributes_end = simple.end(1), simple.end() - 1
+        else:
+            name_end = _tag_name_end(data, name_start, end)
+            attributes_end = _skip_attributes(data, name_end, end)
+        return data[name_start:name_end].translate(_LOWER).rstrip(b"/"), attributes_end + 1
 
     def _end_tag(self, position: int) -> int:
         name, position = self._tag(position + 2)
