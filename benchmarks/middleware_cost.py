@@ -1,7 +1,7 @@
 """The middleware's CPU cost per response, on the pages of the crawl benchmark's site.
 
-Run: ``python -m benchmarks.middleware_cost`` (``--pages``, ``--seed``, ``--repeat``;
-``--parts`` adds where the middleware's own time goes). Every page of
+Run: ``python -m benchmarks.middleware_cost`` (``--pages``, ``--seed``, ``--repeat``,
+``--parts``). Every page of
 ``benchmarks.crawl.Site(pages, seed)`` is built in memory and, one scenario at a time
 (``Page.scenario``: UTF-8 declared in the header, in ``<meta>`` only, undeclared; legacy
 encodings the same ways), timed three ways, with no network and no engine:
@@ -11,8 +11,9 @@ encodings the same ways), timed three ways, with no network and no engine:
 - (c) the floor: ``bytes.decode`` of the body with the page's Python codec.
 
 Each figure is the best of ``--repeat`` passes over the scenario's pages, divided by their
-number: microseconds per response. It prints them with the ratios b/a and b/c, and the
-middleware's own share, b minus the ``.text`` that follows it.
+number: microseconds per response. It prints them with the ratios b/a and b/c and what the
+package adds per response (b - a); ``--parts`` adds ``process_response`` alone (with the
+request and response it is given) and its own share (less building those two).
 """
 
 from __future__ import annotations
