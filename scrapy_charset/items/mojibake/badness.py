@@ -6,8 +6,11 @@ scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-
 encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
 half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
 characters in a row in text that windows-1252 can encode whole (a legacy double-byte
-character). :func:`suspicious` looks for these marks with a few regular-expression passes
-at C speed; text without any is clean, and no further analysis runs.
+character). :func:`suspicious` looks for these marks with one regular-expression pass at C
+speed; text without any is clean, and no further analysis runs. All marks but those of one
+character are two non-ASCII characters side by side (or around one ASCII character): in
+long text whose non-ASCII characters are few and apart, such places are found first at
+memory speed in the text's UTF-8 form, and the pattern runs only around them.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -49,6 +52,7 @@ of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is never enough, ev
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import re
@@ -123,9 +127,9 @@ _C1_CONT_READINGS = tuple(
 )
 _NON_ASCII = "\x80-\U0010ffff"
 # One pass over the text, from one character class (the C loop of the regex engine): each
-# mark begins with a character of the class, and the branch that matched names the mark.
-# Most stops are a letter between ASCII characters: the cheap tests of a non-ASCII
-# neighbour come first.
+# mark begins with a character of the class, which the match takes; the branch that
+# matched names the mark. Each branch tests the neighbour that rejects most stops first
+# (most stops are a letter between ASCII characters, or a letter of a word).
 _SINGLE_BRANCH = (
     # A mark on its own: a C1 control, a half-width katakana, a Shift_JIS reading of a
     # UTF-8 lead byte.
@@ -133,29 +137,31 @@ _SINGLE_BRANCH = (
 )
 _LATIN_BRANCH = (
     # A UTF-8 lead then a continuation character, in the readings of Latin alphabets.
-    f"(?<=[{_LATIN_LEADS}])(?P<latin>)(?=[{_LATIN_CONTS}])"
+    f"(?=[{_LATIN_CONTS}])(?<=[{_LATIN_LEADS}])(?P<latin>)"
 )
 _SCRIPT_LEAD2 = _classes(_SCRIPT_READINGS, 0xC2, 0xDF)
 _SCRIPT_BRANCH = (
     # A continuation character that may end a sequence, in the readings whose lead bytes
     # are the letters of a whole script (Cyrillic, Greek) that such text is made of:
-    # after a two-byte lead, or followed by another continuation character. (The
-    # sequences are read out of these candidates by utf8_sequences.)
-    f"(?<=[{_SCRIPT_CONTS}])(?P<script>)(?:(?<=[{_SCRIPT_LEAD2}].)|(?=[{_SCRIPT_CONTS}]))"
+    # after another character that is not ASCII and followed by another continuation
+    # character, or after a two-byte lead. (The sequences are read out of these
+    # candidates by utf8_sequences.)
+    f"(?=[{_SCRIPT_CONTS}])(?<=[{_NON_ASCII}][{_SCRIPT_CONTS}])(?P<script>)"
+    f"|(?<=[{_SCRIPT_LEAD2}][{_SCRIPT_CONTS}])(?P<script_after_lead>)"
 )
 # Every legacy double-byte character read as windows-1252: two of its characters in a
 # row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
 # in text that windows-1252 encodes whole.
-_LEGACY_PAIR = f"(?<=[{_HIGH_1252}])(?P<legacy>)(?=[{_HIGH_1252}])"
-_LEGACY_TRAIL = f"(?<=[{_HIGH_1252}])(?P<trail>)(?=[\x40-\x7e][{_HIGH_1252}])"
+_LEGACY_PAIR = f"(?=[{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<legacy>)"
+_LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
 
 def _mark_pattern(*, legacy: bool) -> re.Pattern[str]:
-    ahead = [_LATIN_BRANCH, *([_LEGACY_PAIR] if legacy else [])]
     branches = [
         _SINGLE_BRANCH,
-        f"(?=[{_NON_ASCII}])(?:{'|'.join(ahead)})",
-        f"(?<=[{_NON_ASCII}].){_SCRIPT_BRANCH}",
+        _LATIN_BRANCH,
+        *([_LEGACY_PAIR] if legacy else []),
+        _SCRIPT_BRANCH,
         *([_LEGACY_TRAIL] if legacy else []),
     ]
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
@@ -170,12 +176,146 @@ def _encodable(text: str) -> bool:
     return encode_windows_1252(text) is not None
 
 
+# --- Sparse text: where the marks can be, found at memory speed --------------------------
+#
+# Every mark but those of one character is two non-ASCII characters side by side, or two
+# around one ASCII character in 0x40-0x7E (the legacy trail byte). In the text's UTF-8
+# form with each byte replaced by its class (:data:`_CLASSES`), such a place is "cL" or
+# "caL": the last byte of a character, then the first of the next. A regular expression
+# that starts with a literal byte finds them with the engine's fastest loop. In text
+# whose non-ASCII characters are few and apart (English, and much of any Latin
+# alphabet's text), the marks' pattern then runs only around those places; where they are
+# many, and in text with a character that may be a mark of its own, over the whole text.
+
+#: UTF-8 bytes by class: "c" a continuation byte; "K" the lead byte 0xC2 (U+0080-U+00BF,
+#: C1 controls among them); "S" a lead byte of U+3000-U+FFFF (half-width katakana and
+#: the Shift_JIS readings of UTF-8 lead bytes among them, and surrogates); "L" any other
+#: lead byte; "a" an ASCII character a legacy trail byte can be (0x40-0x7E); " " any
+#: other ASCII character.
+_CLASSES = bytes(
+    ord(
+        " "
+        if byte < 0x40 or byte == 0x7F
+        else "a"
+        if byte < 0x80
+        else "c"
+        if byte < 0xC0
+        else "K"
+        if byte == 0xC2
+        else "S"
+        if 0xE3 <= byte <= 0xEF
+        else "L"
+    )
+    for byte in range(256)
+)
+_PLACE = re.compile(rb"ca?[KL]")
+_ASCII_BYTES = bytes(range(0x80))
+_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
+#: Text is sparse when its UTF-8 form has at most one byte in this many more than its
+#: characters, and its places are few (see :data:`_PLACE_SPACING`), both first on a
+#: sample of :data:`_SAMPLE` characters from its start. Shorter text than
+#: :data:`_MIN_SIZE` is scanned whole.
+_SPARSE = 8
+_SAMPLE = 4096
+_MIN_SIZE = 256
+#: The most places worth a run of the pattern each: one per this many characters (plus
+#: :data:`_MIN_PLACES`); past that, one pass over the whole text costs less.
+_PLACE_SPACING = 512
+_MIN_PLACES = 16
+#: Characters the marks' pattern reads before and after the one a mark starts at.
+_BEHIND, _AHEAD = 1, 2
+
+
+def _sparse(sample: str) -> bool:
+    """Whether the text *sample* starts looks sparse: few non-ASCII characters, and few
+    places."""
+    raw = sample.encode("utf-8", "surrogatepass")
+    if len(raw) - len(sample) > len(sample) // _SPARSE:
+        return False
+    places = _PLACE.findall(raw.translate(_CLASSES))
+    return len(places) <= len(sample) // _PLACE_SPACING + _MIN_PLACES // 4
+
+
+def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
+    """Where marks can start in sparse *text*: ``(windows, encodable)``, the ``(start,
+    end)`` character ranges, and whether windows-1252 encodes the text whole (only
+    computed when there are windows). None when the whole text must be scanned."""
+    if len(text) < _MIN_SIZE:
+        return None
+    if len(text) > _SAMPLE and not _sparse(text[:_SAMPLE]):
+        return None
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) - len(text) > len(text) // _SPARSE:
+        return None
+    classes = raw.translate(_CLASSES)
+    if b"S" in classes:
+        return None
+    if b"K" in classes and _C1_BYTES.search(raw) is not None:
+        return None
+    limit = len(text) // _PLACE_SPACING + _MIN_PLACES
+    windows: list[tuple[int, int]] = []
+    continuation = counted = 0
+    for place in _PLACE.finditer(classes):
+        if len(windows) >= limit:
+            return None
+        second = place.end() - 1  # the first byte of the place's second character
+        continuation += classes.count(b"c", counted, second)
+        counted = second
+        index = second - continuation
+        start, end = index - (second - place.start()), index + 1
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], end)
+        else:
+            windows.append((start, end))
+    if not windows:
+        return windows, False
+    non_ascii = raw.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    return windows, _encodable(non_ascii)  # ASCII always encodes
+
+
+def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
+    """Whether windows-1252 encodes *text* whole, and the pre-filter's marks in it as
+    ``(position, branch)``, in order."""
+    places = _places(text)
+    if places is None:
+        encodable = _encodable(text)
+        pattern = _MARK_OR_LEGACY if encodable else _MARK
+        return encodable, ((m.start(), m.lastgroup) for m in pattern.finditer(text))
+    windows, encodable = places
+    if not windows:
+        return encodable, iter(())
+    return encodable, _found_in(text, windows, _MARK_OR_LEGACY if encodable else _MARK)
+
+
+def _found_in(
+    text: str, windows: list[tuple[int, int]], pattern: re.Pattern[str]
+) -> Iterator[tuple[int, str | None]]:
+    """The pattern's matches that start in *windows*: one pass over an excerpt of the
+    windows with what the pattern reads around them, joined by NUL (no mark's character
+    and no trail byte), so the matches are the whole text's."""
+    size = len(text)
+    pieces: list[str] = []
+    starts: list[int] = []  # where each piece starts in the excerpt
+    at = 0
+    for start, end in windows:
+        piece = text[max(0, start - _BEHIND) : min(size, end + _AHEAD)]
+        pieces.append(piece)
+        starts.append(at)
+        at += len(piece) + 1
+    excerpt = "\x00".join(pieces)
+    for match in pattern.finditer(excerpt):
+        i = bisect.bisect_right(starts, match.start()) - 1
+        start, end = windows[i]
+        position = max(0, start - _BEHIND) + match.start() - starts[i]
+        if start <= position < end:
+            yield position, match.lastgroup
+
+
 def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    pattern = _MARK_OR_LEGACY if _encodable(text) else _MARK
-    return pattern.search(text) is not None
+    return next(_found(text)[1], None) is not None
 
 
 @dataclass(slots=True)
@@ -228,33 +368,31 @@ def scan(text: str) -> Marks:
     marks = Marks()
     if text.isascii():
         return marks
-    encodable = _encodable(text)
-    pattern = _MARK_OR_LEGACY if encodable else _MARK
-    for match in pattern.finditer(text):
-        kind = match.lastgroup
+    encodable, found = _found(text)
+    for position, kind in found:
         if kind == "latin":
-            marks.latin.append(match.start())
+            marks.latin.append(position)
             # The Latin branch comes first: the same character may also be a script
             # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in
             # macintosh's).
-            if _script_candidate(text, match.start()):
-                _add_script(marks, text, match.start())
+            if _script_candidate(text, position):
+                _add_script(marks, text, position)
         elif kind == "single":
-            char = text[match.start()]
+            char = text[position]
             if char <= "\x9f":
                 marks.c1 = True
                 # The mark of its own came first: a C1 control can also end a sequence
                 # (windows-1251 keeps 0x98 as U+0098: "Г\x98" is "Ø").
                 for name in _C1_CONT_READINGS:
-                    marks.script.setdefault(name, []).append(match.start())
+                    marks.script.setdefault(name, []).append(position)
             elif "\uff61" <= char <= "\uff9f":
                 marks.halfwidth = True
             else:
                 marks.shift_jis_leads += 1
         elif kind in ("legacy", "trail"):
             marks.legacy = True
-        elif kind == "script":
-            _add_script(marks, text, match.start())
+        elif kind in ("script", "script_after_lead"):
+            _add_script(marks, text, position)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)

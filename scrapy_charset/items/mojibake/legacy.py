@@ -21,6 +21,7 @@ turned away cheaply, with the same answers as the full readings:
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 
@@ -224,6 +225,8 @@ def _chardetng_guess(raw: bytes) -> str | None:
 
 def legacy_as_windows_1252(text: str) -> Finding | None:
     """Legacy CJK or Cyrillic bytes read as windows-1252: the finding, or None."""
+    if _no_reading(text):
+        return None
     raw = encode_windows_1252(text)
     if raw is None:
         return None
@@ -231,6 +234,29 @@ def legacy_as_windows_1252(text: str) -> Finding | None:
     if not candidates:
         return None
     return _choose(raw, candidates)
+
+
+#: Characters of a long text whose bytes are tried first (see :func:`_no_reading`).
+_PREFIX = 4096
+
+
+def _no_reading(text: str) -> bool:
+    """True when long *text* has no legacy reading, known from its start: its windows-1252
+    bytes are the text's one to one, so bytes that no CJK decoder takes at the start make
+    the whole invalid too, and a Latin word anywhere rules the Cyrillic readings out. The
+    long text is then never encoded whole."""
+    if len(text) <= _PREFIX:
+        return False
+    start = encode_windows_1252(text[:_PREFIX])
+    if start is None:
+        return True  # the whole text has no windows-1252 bytes either
+    for _, codec in _CJK:
+        try:
+            codecs.getincrementaldecoder(codec)().decode(start, final=False)
+        except UnicodeDecodeError:
+            continue
+        return False
+    return _LATIN_WORD.search(text) is not None
 
 
 _ASCII_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))

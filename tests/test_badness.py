@@ -1,0 +1,201 @@
+"""The pre-filter's two ways through a text give the same marks.
+
+Long text whose non-ASCII characters are few and apart is scanned only around the places
+where two of them meet (:func:`scrapy_charset.items.mojibake.badness._places`); every
+other text in one pass. The marks must be the same either way, wherever a mark falls
+(first or last character, the edge of a place, two places that touch), and for every
+kind of mark; and the legacy readings must reject long text from its start exactly as
+they do from the whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from babel import Locale
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks._itemdata import windows_1252
+from scrapy_charset import decode
+from scrapy_charset.items.mojibake import badness, legacy
+from scrapy_charset.items.mojibake.badness import Marks, scan
+from scrapy_charset.items.mojibake.chardata import (
+    C1_RANGE,
+    HALFWIDTH_KATAKANA,
+    SHIFT_JIS_UTF8_LEADS,
+)
+
+
+def _english() -> str:
+    """Real English text with a few non-ASCII characters (CLDR's names of territories,
+    languages and currencies): "Côte d’Ivoire", "Åland Islands", "Curaçao"."""
+    locale = Locale.parse("en")
+    names = [
+        *locale.territories.values(),
+        *locale.languages.values(),
+        *locale.currencies.values(),
+    ]
+    return ", ".join(str(name) for name in names)
+
+
+ENGLISH = _english()
+HALFWIDTH_KATAKANA_CHARS = "".join(chr(c) for c in range(0xFF61, 0xFFA0))
+
+
+def whole(text: str, monkeypatch: pytest.MonkeyPatch) -> Marks:
+    """The marks of one pass over the whole *text*."""
+    with monkeypatch.context() as patch:
+        patch.setattr(badness, "_places", lambda _text: None)
+        return scan(text)
+
+
+def test_english_is_sparse() -> None:
+    # The text the fast way is for: non-ASCII characters apart, and a few pairs.
+    places = badness._places(ENGLISH)
+    assert places is not None
+    assert not ENGLISH.isascii()
+
+
+# A mark of each kind, as mojibake makes it, and legitimate pairs the pattern stops at.
+MARKS = [
+    pytest.param(windows_1252("é".encode()), id="latin-utf8-as-1252"),
+    pytest.param(windows_1252("’".encode()), id="latin-three-bytes"),
+    pytest.param(decode("ї".encode(), "windows-1251"), id="script-after-lead"),
+    pytest.param("Пії", id="script-continuation-pair"),
+    pytest.param("\x92", id="single-c1-control"),
+    pytest.param("ｱ", id="single-halfwidth-katakana"),
+    pytest.param(SHIFT_JIS_UTF8_LEADS[0], id="single-shift-jis-lead"),
+    pytest.param(windows_1252("中国".encode("gbk")), id="legacy-pair"),
+    pytest.param(windows_1252("越南".encode("big5")), id="legacy-trail"),
+    pytest.param("ñoñ", id="trail-between-letters"),
+    pytest.param("l’École", id="legitimate-pair"),
+    pytest.param("√©", id="utf8-as-macintosh"),
+    pytest.param("\ud800", id="lone-surrogate"),
+]
+
+
+def _positions(text: str) -> Iterator[tuple[str, int]]:
+    size = len(text)
+    yield from (
+        ("start", 0),
+        ("second", 1),
+        ("middle", size // 2),
+        ("before-end", size - 1),
+        ("end", size),
+    )
+
+
+@pytest.mark.parametrize("mark", MARKS)
+@pytest.mark.parametrize(("where", "at"), list(_positions(ENGLISH)))
+def test_mark_anywhere_in_sparse_text(
+    mark: str, where: str, at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = ENGLISH[:at] + mark + ENGLISH[at:]
+    assert scan(text) == whole(text, monkeypatch)
+
+
+@pytest.mark.parametrize("mark", MARKS)
+def test_marks_next_to_each_other_and_to_a_place(
+    mark: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Beside the apostrophe of "Côte d’Ivoire" and the ç of "Curaçao", twice in a row, and
+    # after an accented letter at the very end.
+    pair = ENGLISH.index("d’I")
+    accented = ENGLISH.index("ç")
+    text = (
+        ENGLISH[:accented]
+        + mark
+        + ENGLISH[accented:pair]
+        + mark
+        + mark
+        + ENGLISH[pair:]
+        + "é"
+        + mark
+    )
+    assert scan(text) == whole(text, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "char",
+    [
+        pytest.param(C1_RANGE[0], id="first-c1"),
+        pytest.param(C1_RANGE[-1], id="last-c1"),
+        pytest.param(HALFWIDTH_KATAKANA[0], id="first-halfwidth-katakana"),
+        pytest.param(HALFWIDTH_KATAKANA[-1], id="last-halfwidth-katakana"),
+        *(
+            pytest.param(c, id=f"shift-jis-lead-U+{ord(c):04X}")
+            for c in SHIFT_JIS_UTF8_LEADS[:: max(1, len(SHIFT_JIS_UTF8_LEADS) // 8)]
+        ),
+    ],
+)
+def test_a_mark_of_one_character_sends_the_text_through_the_whole_scan(char: str) -> None:
+    # The places are pairs: a text with a mark of its own character anywhere is read whole.
+    assert badness._places(ENGLISH + char) is None
+
+
+def test_every_mark_of_one_character_is_seen_by_the_byte_classes() -> None:
+    # C1 controls are found by their bytes (C2 80-9F), the others by their lead byte.
+    singles = [chr(c) for c in range(0x80, 0xA0)] + list(
+        HALFWIDTH_KATAKANA_CHARS + SHIFT_JIS_UTF8_LEADS
+    )
+    for char in singles:
+        raw = char.encode("utf-8")
+        classes = raw.translate(badness._CLASSES)
+        assert b"S" in classes or badness._C1_BYTES.search(raw) is not None, char
+
+
+_MARK_CHARS = "éèÃÂ©®’“”€™Ð¿Ñ€ÐšПіїєВІ\u00a0«»–—…ñÑ\x80\x92\x9dｱ縺√ÖÐ¹ú¶V«n中\ud800😀"
+sparse_text = st.lists(
+    st.one_of(
+        st.text(alphabet=st.characters(max_codepoint=0x7F), min_size=1, max_size=40),
+        st.text(alphabet=_MARK_CHARS, min_size=1, max_size=3),
+        st.sampled_from(["ñoñ", "l’É", "Ã©t", "Пі", "дії", "\x1a"]),
+    ),
+    min_size=1,
+    max_size=80,
+).map(lambda parts: ENGLISH[: 300 + 7 * len(parts)] + "".join(parts))
+
+
+@settings(max_examples=400, deadline=None)
+@given(sparse_text)
+def test_sparse_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(badness, "_places", lambda _text: None)
+        expected = scan(text)
+    assert scan(text) == expected
+    assert badness.suspicious(text) == expected.any
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=0, max_size=600))
+def test_any_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(badness, "_places", lambda _text: None)
+        expected = scan(text)
+    assert scan(text) == expected
+
+
+# --- Legacy readings: rejected from the start of a long text ----------------------------
+
+LONG_LEGACY = [
+    pytest.param(ENGLISH, id="english"),
+    pytest.param(ENGLISH + windows_1252("中国".encode("gbk")), id="english-then-gbk"),
+    pytest.param(windows_1252("中国".encode("gbk")) + ENGLISH, id="gbk-then-english"),
+    pytest.param(windows_1252(("北京市，中国。" * 900).encode("gbk")), id="gbk-text"),
+    pytest.param(windows_1252(("東京都、日本。" * 900).encode("cp932")), id="shift-jis-text"),
+    pytest.param(windows_1252(("Москва, Россия. " * 500).encode("cp1251")), id="cp1251-text"),
+    pytest.param("ÀÁÂ" * 2000, id="capitals-only"),
+    pytest.param("中" + ENGLISH, id="not-windows-1252-at-start"),
+    pytest.param(ENGLISH + "中", id="not-windows-1252-at-end"),
+]
+
+
+@pytest.mark.parametrize("text", LONG_LEGACY)
+def test_legacy_readings_of_long_text_are_those_of_the_whole(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = legacy.legacy_as_windows_1252(text)
+    monkeypatch.setattr(legacy, "_no_reading", lambda _text: False)
+    assert found == legacy.legacy_as_windows_1252(text)
