@@ -87,7 +87,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     internal error must show."""
     if value.isascii():
         return CLEAN
-    replacements = value.count("\ufffd")
+    replacements = value.count("\ufffd") if "\ufffd" in value else 0  # "in" is memchr
     found = find_mojibake(value)  # one pass over clean text: the pre-filter's
     if found is None:
         return _replacements_only(replacements)
