@@ -109,7 +109,8 @@ class AlertRules:
             stats = self.fields[path] = FieldStats()
         found = frozenset(kinds)
         stats.items += 1
-        _add(stats.damaged, found)
+        if found:
+            _add(stats.damaged, found)
         self._slide(stats, found)
         for kind in found:
             samples = stats.samples.setdefault(kind, [])
@@ -131,15 +132,21 @@ class AlertRules:
 
     def _slide(self, stats: FieldStats, found: frozenset[str]) -> None:
         """Push *found* into the recent window; what falls out moves to the baseline."""
-        stats.recent.append(found)
-        _add(stats.recent_counts, found)
-        if len(stats.recent) > self.window:
-            moved = stats.recent.popleft()
-            _take(stats.recent_counts, moved)
-            stats.baseline.append(moved)
-            _add(stats.baseline_counts, moved)
-            if len(stats.baseline) > self.window:
-                _take(stats.baseline_counts, stats.baseline.popleft())
+        # Most items are clean (an empty set): nothing to count in or out.
+        recent, baseline = stats.recent, stats.baseline
+        recent.append(found)
+        if found:
+            _add(stats.recent_counts, found)
+        if len(recent) > self.window:
+            moved = recent.popleft()
+            baseline.append(moved)
+            if moved:
+                _take(stats.recent_counts, moved)
+                _add(stats.baseline_counts, moved)
+            if len(baseline) > self.window:
+                gone = baseline.popleft()
+                if gone:
+                    _take(stats.baseline_counts, gone)
 
     def _check(self, path: str, kind: str, stats: FieldStats) -> Alert | None:
         if stats.items >= self.min_items and _at_least(stats.damaged[kind], stats.items, self.rate):
