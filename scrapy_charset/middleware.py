@@ -41,6 +41,7 @@ from scrapy_charset.config import CharsetConfig
 from scrapy_charset.decision import EncodingDecision, Ignored, Source
 from scrapy_charset.sniff import Kind, sniff_with_text
 from scrapy_charset.sniff.detect import Detected, Detector, get_detector
+from scrapy_charset.sniff.mime import UNKNOWN_TYPES
 from scrapy_charset.sniff.transport import combined_value
 from scrapy_charset.sniff.transport import essence as mime_essence
 from scrapy_charset.unknown_type import sniff_unknown_type
@@ -131,11 +132,33 @@ def _rendered_by_browser(request: Request, response: Response) -> bool:
     # scrapy-zyte-api with default or automatic parameters: its response classes keep the
     # API's answer in their public ``raw_api_response`` (read without importing that
     # package).
-    if any(cls.__module__.startswith("scrapy_zyte_api") for cls in type(response).__mro__):
+    if _from_zyte_api(type(response)):
         raw = getattr(response, "raw_api_response", None)
         if isinstance(raw, dict) and raw.get("browserHtml"):
             return True
     return False
+
+
+#: :func:`_from_zyte_api` per response class: a crawl meets a handful of classes.
+_ZYTE_CLASSES: dict[type, bool] = {}
+
+
+def _from_zyte_api(cls: type) -> bool:
+    """True for the response classes of scrapy-zyte-api and their subclasses."""
+    found = _ZYTE_CLASSES.get(cls)
+    if found is None:
+        found = any(base.__module__.startswith("scrapy_zyte_api") for base in cls.__mro__)
+        if len(_ZYTE_CLASSES) < 256:
+            _ZYTE_CLASSES[cls] = found
+    return found
+
+
+def _unknown_type(content_type: str | None) -> bool:
+    """True when the ``Content-Type`` leaves the type to the MIME Sniffing Standard's rules
+    (:func:`~scrapy_charset.unknown_type.sniff_unknown_type`): missing, unparsable, or
+    one of the unknown or uninformative types."""
+    essence = mime_essence(content_type)
+    return essence is None or essence in UNKNOWN_TYPES or essence in _UNINFORMATIVE_TYPES
 
 
 def skip_reason(
@@ -324,7 +347,7 @@ class CharsetMiddleware:
         original = response
         reason, kind, content_type = skip_reason(request, response, self.config.skip_content_types)
         sniffed: str | None = None
-        if reason in (None, "not_text"):
+        if reason == "not_text" or (reason is None and _unknown_type(content_type)):
             # No Content-Type, or one that says nothing: the type browsers compute decides
             # the kind (and the response class).
             try:
@@ -437,14 +460,17 @@ class CharsetMiddleware:
     def _record(self, response: Response, decision: EncodingDecision) -> None:
         stats = self.crawler.stats
         assert stats is not None
-        stats.inc_value(keys.RESPONSE_COUNT)
-        stats.inc_value(keys.source(decision.source.value))
-        stats.inc_value(keys.encoding(decision.encoding))
-        self._counts["source"][decision.source.value] += 1
-        self._counts["encoding"][decision.encoding] += 1
+        inc_value = stats.inc_value  # one look-up: Scrapy wraps the stats methods
+        source = decision.source.value
+        inc_value(keys.RESPONSE_COUNT)
+        inc_value(keys.source(source))
+        inc_value(keys.encoding(decision.encoding))
+        counts = self._counts
+        counts["source"][source] += 1
+        counts["encoding"][decision.encoding] += 1
         for ignored in decision.ignored:
-            stats.inc_value(keys.ignored(ignored.reason))
-            self._counts["ignored"][ignored.reason] += 1
+            inc_value(keys.ignored(ignored.reason))
+            counts["ignored"][ignored.reason] += 1
             self._warn_ignored(response, decision, ignored)
         if decision.encoding == "replacement":
             self._warn_once(

@@ -666,7 +666,8 @@ def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> 
     module: Any = importlib.import_module("scrapy_charset.sniff.prescan")
     bounded = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module, "_scan_bound", len)  # scan everything
+        # Scan everything: never stop before the end of the head's markup.
+        patch.setattr(module._Prescan, "_nothing_left", lambda self, position: False)
         unbounded = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
     assert bounded == unbounded
 

@@ -175,3 +175,39 @@ def test_extract_meta_charset(content: str, label: str | None) -> None:
 
 def test_get_xml_encoding_stops_at_declaration_end() -> None:
     assert get_xml_encoding(b'<?xml version="1.0"?><a encoding="koi8-r"/>') is None
+
+
+def _tag_by_attributes(data: bytes) -> tuple[bytes, int]:
+    """What ``_Prescan._tag`` gives from byte 1 of *data*, by "get an attribute" alone."""
+    from scrapy_charset.sniff.prescan import _LOWER, _skip_attributes, _tag_name_end
+
+    name_end = _tag_name_end(data, 1, len(data))
+    name = data[1:name_end].translate(_LOWER).rstrip(b"/")
+    return name, _skip_attributes(data, name_end, len(data)) + 1
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        pytest.param(b"<head>", id="bare"),
+        pytest.param(b"<BR/>", id="self-closing"),
+        pytest.param(b'<html lang="bg">', id="one-attribute"),
+        pytest.param(b'<link rel="stylesheet" href="/a.css">x', id="two-attributes"),
+        pytest.param(b'<a\n\ttitle="x>y" data-x.y:z="">', id="gt-in-value"),
+        pytest.param(b'<link rel="a" >', id="space-before-gt"),
+        pytest.param(b'<link rel="a"/>', id="slash-before-gt"),
+        pytest.param(b"<link rel='a'>", id="single-quotes"),
+        pytest.param(b"<link rel=a>", id="unquoted"),
+        pytest.param(b'<link rel = "a">', id="spaces-around-equals"),
+        pytest.param(b'<link rel="a"href="b">', id="no-space-between"),
+        pytest.param(b'<link =a="b">', id="name-starting-with-equals"),
+        pytest.param(b'<link rel="a', id="unclosed-quote"),
+        pytest.param(b'<link rel="a"', id="no-gt"),
+        pytest.param(b"<link", id="name-only"),
+        pytest.param(b'<p><meta charset="koi8-r">', id="meta-after"),
+    ],
+)
+def test_simple_tag_shortcut_reads_as_get_an_attribute(tag: bytes) -> None:
+    from scrapy_charset.sniff.prescan import _Prescan
+
+    assert _Prescan(tag, 1024)._tag(1) == _tag_by_attributes(tag)

@@ -76,6 +76,7 @@ class _Context:
 Step = Callable[[_Context], EncodingDecision | None]
 
 
+@lru_cache(maxsize=256)
 def _decision(
     encoding: str,
     source: Source,
@@ -83,6 +84,8 @@ def _decision(
     label: str | None = None,
     offset: int | None = None,
 ) -> EncodingDecision:
+    """A decision of a declaration or a rule. Decisions are immutable, and a crawl meets
+    the same few again and again (``text/html; charset=utf-8``): each is built once."""
     return EncodingDecision(
         encoding=encoding, source=source, confidence=confidence, label=label, offset=offset
     )
@@ -435,6 +438,8 @@ def _determine(ctx: _Context) -> EncodingDecision:
                         offset=lost.offset,
                     )
                 )
+        if not ctx.ignored:
+            return decision  # a step's decision has nothing ignored
         return EncodingDecision(
             encoding=decision.encoding,
             source=decision.source,

@@ -18,6 +18,7 @@ those are at most ``head_limit`` bytes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -46,6 +47,13 @@ _SPACE_OR_SEMICOLON = ASCII_WHITESPACE + ";"
 _GT = 0x3E
 _ASCII_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+#: The common shape of a tag from its name on: the name (up to whitespace or ">"), then
+#: attributes written ``name="value"`` after whitespace, then ">" right after the last
+#: one. "Get an attribute" reads each such attribute to its closing quote and then finds
+#: no more at the ">", so the tag's attributes end where the match's ">" starts.
+_SIMPLE_TAG = re.compile(
+    rb'([^\t\n\x0c\r >]*)(?:[\t\n\x0c\r ]+[A-Za-z_:][-A-Za-z0-9_:.]*="[^"]*")*>'
+)
 
 #: Start tags the "in head" (and "before head") insertion modes keep in the head.
 _HEAD_TAGS = frozenset(
@@ -346,18 +354,43 @@ class _Prescan:
         self.prescan_bytes = prescan_bytes
         self.result = PrescanResult()
         self.head = _Head()
+        prefix = data[: prescan_bytes + 4].lower()
+        #: Where the last "<meta" that can start in the first prescan_bytes starts.
+        self.last_meta = prefix.rfind(b"<meta")
+        #: :func:`_scan_bound`, computed when first needed (it reads up to head_limit).
+        self.last_charset: int | None = None
+        if b"</head" not in prefix and b"<body" not in prefix:
+            # The head may well go on past the first prescan_bytes: bound the scan now.
+            self.last_charset = _scan_bound(data)
 
     def run(self) -> PrescanResult:
-        last_charset = _scan_bound(self.data)
-        position = 0 if last_charset >= 0 else self.end
+        position = 0
         while position < self.end:
             position = self._next_markup(position)
-            if position == _STOP or position > last_charset:
+            if position == _STOP or self._nothing_left(position):
                 break
             position = self._handler(position)(position)
             if position == _STOP:
                 break
         return self.result
+
+    def _nothing_left(self, position: int) -> bool:
+        """Whether nothing from the markup at *position* on can change the result, so
+        that the scan may stop: only a ``<meta`` tag can change it.
+
+        - Once the head has ended, only markup that starts in the first prescan_bytes is
+          read: without a "<meta" there from *position* on, nothing is left.
+        - No declaration starts after the last "charset" (:func:`_scan_bound`). That
+          search reads the whole head, so it runs only when the head goes on past the
+          first prescan_bytes, or from the start when those bytes show no end of the head.
+        """
+        if not self.head.open and position > self.last_meta:
+            return True
+        if self.last_charset is None:
+            if position < self.prescan_bytes:
+                return False
+            self.last_charset = _scan_bound(self.data)
+        return position > self.last_charset
 
     def _next_markup(self, position: int) -> int:
         """The next "<" the scan reads, or _STOP. Past the prescan only the head is read,
@@ -421,9 +454,14 @@ class _Prescan:
 
     def _tag(self, name_start: int) -> tuple[bytes, int]:
         """The tag's lowercased name, and the position after the tag's ">"."""
-        name_end = _tag_name_end(self.data, name_start, self.end)
-        name = self.data[name_start:name_end].translate(_LOWER).rstrip(b"/")
-        return name, _skip_attributes(self.data, name_end, self.end) + 1
+        data, end = self.data, self.end
+        simple = _SIMPLE_TAG.match(data, name_start, end)
+        if simple is not None:
+            name_end, attributes_end = simple.end(1), simple.end() - 1
+        else:
+            name_end = _tag_name_end(data, name_start, end)
+            attributes_end = _skip_attributes(data, name_end, end)
+        return data[name_start:name_end].translate(_LOWER).rstrip(b"/"), attributes_end + 1
 
     def _end_tag(self, position: int) -> int:
         name, position = self._tag(position + 2)

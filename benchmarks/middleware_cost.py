@@ -1,0 +1,144 @@
+"""The middleware's CPU cost per response, on the pages of the crawl benchmark's site.
+
+Run: ``python -m benchmarks.middleware_cost`` (``--pages``, ``--seed``, ``--repeat``,
+``--parts``). Every page of
+``benchmarks.crawl.Site(pages, seed)`` is built in memory and, one scenario at a time
+(``Page.scenario``: UTF-8 declared in the header, in ``<meta>`` only, undeclared; legacy
+encodings the same ways), timed three ways, with no network and no engine:
+
+- (a) plain Scrapy: ``HtmlResponse(url, body=..., headers=..., request=...).text``;
+- (b) this package: ``CharsetMiddleware.process_response`` and then ``.text``;
+- (c) the floor: ``bytes.decode`` of the body with the page's Python codec.
+
+Each figure is the best of ``--repeat`` passes over the scenario's pages, divided by their
+number: microseconds per response. It prints them with the ratios b/a and b/c and what the
+package adds per response (b - a); ``--parts`` adds ``process_response`` alone (with the
+request and response it is given) and its own share (less building those two).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from benchmarks.crawl import SCENARIOS, Page, Site
+
+URL = "http://127.0.0.1/page/"
+
+
+def _crawler_middleware() -> Any:
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.reactor import install_reactor, is_reactor_installed
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_charset.middleware import CharsetMiddleware
+
+    if not is_reactor_installed():
+        install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    crawler = get_crawler(settings_dict={"LOG_LEVEL": "INFO"})
+    return build_from_crawler(CharsetMiddleware, crawler)
+
+
+def _best(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure(
+    site: Site, pages: Sequence[Page], middleware: Any, repeat: int, parts: bool
+) -> dict[str, float]:
+    """Per-response seconds over *pages* for each way (and the parts, with *parts*)."""
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+
+    inputs = [
+        (f"{URL}{page.index}", b"".join(site.body(page)), page.content_type, page.codec)
+        for page in pages
+    ]
+
+    def plain() -> None:
+        for url, body, content_type, _ in inputs:
+            response = HtmlResponse(
+                url, body=body, headers={"Content-Type": content_type}, request=Request(url)
+            )
+            response.text  # noqa: B018
+
+    def charset() -> None:
+        for url, body, content_type, _ in inputs:
+            request = Request(url)
+            response = HtmlResponse(
+                url, body=body, headers={"Content-Type": content_type}, request=request
+            )
+            middleware.process_response(request, response).text  # noqa: B018
+
+    def process_only() -> None:
+        for url, body, content_type, _ in inputs:
+            request = Request(url)
+            response = HtmlResponse(
+                url, body=body, headers={"Content-Type": content_type}, request=request
+            )
+            middleware.process_response(request, response)
+
+    def floor() -> None:
+        for _, body, _, codec in inputs:
+            body.decode(codec, "replace")
+
+    def build() -> None:
+        for url, body, content_type, _ in inputs:
+            HtmlResponse(
+                url, body=body, headers={"Content-Type": content_type}, request=Request(url)
+            )
+
+    ways: dict[str, Callable[[], None]] = {"a": plain, "b": charset, "c": floor}
+    if parts:
+        ways |= {"process": process_only, "build": build}
+    return {name: _best(run, repeat) / len(inputs) for name, run in ways.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--pages", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--parts", action="store_true", help="also time process_response alone")
+    args = parser.parse_args(argv)
+    site = Site(args.pages, args.seed)
+    middleware = _crawler_middleware()
+    groups: dict[str, list[Page]] = {}
+    for page in site.pages:
+        groups.setdefault(page.scenario, []).append(page)
+    order = [name for name, *_ in SCENARIOS if name in groups]
+    order += sorted(set(groups) - set(order))
+    rows = [(name, groups[name]) for name in order] + [("all pages", site.pages)]
+    header = (
+        "| scenario | pages | KB | a: Scrapy .text | b: middleware + .text | c: decode "
+        "| b/a | b/c | b - a |"
+    )
+    if args.parts:
+        header += " process_response | its own share |"
+    print(f"Per response, best of {args.repeat} passes, microseconds.")
+    print()
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    for name, pages in rows:
+        times = measure(site, pages, middleware, args.repeat, args.parts)
+        kb = sum(len(b"".join(site.body(p))) for p in pages) / len(pages) / 1000
+        a, b, c = (times[key] * 1e6 for key in "abc")
+        line = (
+            f"| {name} | {len(pages)} | {kb:.0f} | {a:.1f} | {b:.1f} | {c:.1f} "
+            f"| {b / a:.2f} | {b / c:.2f} | {b - a:+.1f} |"
+        )
+        if args.parts:
+            own = (times["process"] - times["build"]) * 1e6
+            line += f" {times['process'] * 1e6:.1f} | {own:.1f} |"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
