@@ -144,6 +144,13 @@ LATE = [
         id="after-style-and-title",
     ),
     pytest.param(_head(b"<link rel=x>" * 300), "KOI8-R", id="after-many-links"),
+    # "Get an attribute" skips whitespace and "/" before the ">" that ends a tag: a
+    # self-closing or spaced tag ends there, and its "/>" is not text.
+    pytest.param(_head(b'<link rel="x"/>' * 100), "KOI8-R", id="after-self-closing-links"),
+    pytest.param(_head(b'<link rel="x" >' * 100), "KOI8-R", id="after-links-space-before-gt"),
+    pytest.param(_head(b"<base href=/ />" * 100), "KOI8-R", id="after-unquoted-self-closing"),
+    pytest.param(_head(b'<link rel="x" / >' * 100), "KOI8-R", id="after-slash-space-gt"),
+    pytest.param(_head(b"</title >" * 200), "KOI8-R", id="after-end-tags-space-before-gt"),
     pytest.param(_head(b"</head><body>" + b"x" * 2000), None, id="after-head-end"),
     pytest.param(_head(b"<p>" + b"x" * 2000), None, id="after-body-content"),
     pytest.param(_head(b"text " * 400), None, id="after-text"),

@@ -284,9 +284,13 @@ def _tag_name_end(data: bytes, position: int, end: int) -> int:
 
 
 def _skip_attributes(data: bytes, position: int, end: int) -> int:
+    """Where the attributes of a tag end: at its ">" (or the end of *data*), past the
+    whitespace and "/" that "get an attribute" skips before it finds none."""
     while True:
         attribute = _get_attribute(data, position, end)
         if attribute is None:
+            while position < end and data[position] in _SPACE_OR_SLASH:
+                position += 1
             return position
         position = attribute[2]
 
