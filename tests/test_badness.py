@@ -187,6 +187,11 @@ LONG_LEGACY = [
     pytest.param(windows_1252(("東京都、日本。" * 900).encode("cp932")), id="shift-jis-text"),
     pytest.param(windows_1252(("Москва, Россия. " * 500).encode("cp1251")), id="cp1251-text"),
     pytest.param("ÀÁÂ" * 2000, id="capitals-only"),
+    # The first 4,096 characters end inside a double-byte character, with or without a
+    # byte under 0x40 before it.
+    pytest.param("x" + windows_1252(("中国" * 2000).encode("gbk")), id="gbk-cut-inside"),
+    pytest.param("x " + windows_1252(("中国" * 2000).encode("gbk")), id="gbk-cut-after-space"),
+    pytest.param("x" + windows_1252(("東京" * 2000).encode("cp932")), id="shift-jis-cut-inside"),
     pytest.param("中" + ENGLISH, id="not-windows-1252-at-start"),
     pytest.param(ENGLISH + "中", id="not-windows-1252-at-end"),
 ]

@@ -21,7 +21,6 @@ turned away cheaply, with the same answers as the full readings:
 
 from __future__ import annotations
 
-import codecs
 import itertools
 import re
 
@@ -240,6 +239,11 @@ def legacy_as_windows_1252(text: str) -> Finding | None:
 _PREFIX = 4096
 
 
+#: Bytes that are never part of a CJK double-byte character but as an invalid trail: the
+#: legacy CJK encodings' lead and trail bytes are all 0x40 or more.
+_HIGH = bytes(range(0x40, 0x100))
+
+
 def _no_reading(text: str) -> bool:
     """True when long *text* has no legacy reading, known from its start: its windows-1252
     bytes are the text's one to one, so bytes that no CJK decoder takes at the start make
@@ -250,9 +254,12 @@ def _no_reading(text: str) -> bool:
     start = encode_windows_1252(text[:_PREFIX])
     if start is None:
         return True  # the whole text has no windows-1252 bytes either
+    # Cut after the last byte under 0x40: a character boundary in every CJK encoding, so
+    # the start decodes strictly unless it holds an invalid sequence, as the whole would.
+    start = start.rstrip(_HIGH)
     for _, codec in _CJK:
         try:
-            codecs.getincrementaldecoder(codec)().decode(start, final=False)
+            start.decode(codec)
         except UnicodeDecodeError:
             continue
         return False
