@@ -179,37 +179,37 @@ def _encodable(text: str) -> bool:
 # --- Sparse text: where the marks can be, found at memory speed --------------------------
 #
 # Every mark but those of one character is two non-ASCII characters side by side, or two
-# around one ASCII character in 0x40-0x7E (the legacy trail byte). In the text's UTF-8
-# form with each byte replaced by its class (:data:`_CLASSES`), such a place is "cL" or
-# "caL": the last byte of a character, then the first of the next. A regular expression
-# that starts with a literal byte finds them with the engine's fastest loop. In text
-# whose non-ASCII characters are few and apart (English, and much of any Latin
-# alphabet's text), the marks' pattern then runs only around those places; where they are
-# many, and in text with a character that may be a mark of its own, over the whole text.
+# around one ASCII character in 0x40-0x7E (the legacy trail byte). The text's UTF-8 form,
+# its continuation bytes deleted and every other byte replaced by its class
+# (:data:`_CLASSES`), has one byte per character: such a place is "LL" or "LaL" there, at
+# the characters' own positions, and a regular expression that starts with a literal byte
+# finds them with the engine's fastest loop. In text whose non-ASCII characters are few
+# and apart (English, and much of any Latin alphabet's text), the marks' pattern then runs
+# only around those places; where they are many, and in text with a character that may be
+# a mark of its own, over the whole text.
 
-#: UTF-8 bytes by class: "c" a continuation byte; "K" the lead byte 0xC2 (U+0080-U+00BF,
-#: C1 controls among them); "S" a lead byte of U+3000-U+FFFF (half-width katakana and
-#: the Shift_JIS readings of UTF-8 lead bytes among them, and surrogates); "L" any other
-#: lead byte; "a" an ASCII character a legacy trail byte can be (0x40-0x7E); " " any
-#: other ASCII character.
+#: UTF-8 bytes by class, continuation bytes aside: "S" a lead byte of U+3000-U+FFFF
+#: (half-width katakana and the Shift_JIS readings of UTF-8 lead bytes among them, and
+#: surrogates); "L" any other lead byte; "a" an ASCII character a legacy trail byte can be
+#: (0x40-0x7E); " " any other ASCII character.
 _CLASSES = bytes(
     ord(
         " "
         if byte < 0x40 or byte == 0x7F
         else "a"
         if byte < 0x80
-        else "c"
-        if byte < 0xC0
-        else "K"
-        if byte == 0xC2
         else "S"
         if 0xE3 <= byte <= 0xEF
         else "L"
     )
     for byte in range(256)
 )
-_PLACE = re.compile(rb"ca?[KL]")
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+#: A place, found at its first character (a match takes one character, so places that
+#: overlap are all found).
+_PLACE = re.compile(rb"L(?=a?L)")
 _ASCII_BYTES = bytes(range(0x80))
+#: C1 controls in UTF-8 (the lead byte 0xC2 is searched for first, as a memchr).
 _C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
 #: Text is sparse when its UTF-8 form has at most one byte in this many more than its
 #: characters, and its places are few (see :data:`_PLACE_SPACING`), both first on a
@@ -222,8 +222,15 @@ _MIN_SIZE = 256
 #: :data:`_MIN_PLACES`); past that, one pass over the whole text costs less.
 _PLACE_SPACING = 512
 _MIN_PLACES = 16
-#: Characters the marks' pattern reads before and after the one a mark starts at.
+#: Characters the marks' pattern reads before and after the one a mark starts at, and
+#: the characters of the longest place.
 _BEHIND, _AHEAD = 1, 2
+_PLACE_SIZE = 3
+
+
+def _characters(raw: bytes) -> bytes:
+    """The class of each character of the UTF-8 *raw*: one byte per character."""
+    return raw.translate(_CLASSES, _CONTINUATION_BYTES)
 
 
 def _sparse(sample: str) -> bool:
@@ -232,7 +239,7 @@ def _sparse(sample: str) -> bool:
     raw = sample.encode("utf-8", "surrogatepass")
     if len(raw) - len(sample) > len(sample) // _SPARSE:
         return False
-    places = _PLACE.findall(raw.translate(_CLASSES))
+    places = _PLACE.findall(_characters(raw))
     return len(places) <= len(sample) // _PLACE_SPACING + _MIN_PLACES // 4
 
 
@@ -247,26 +254,21 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
     raw = text.encode("utf-8", "surrogatepass")
     if len(raw) - len(text) > len(text) // _SPARSE:
         return None
-    classes = raw.translate(_CLASSES)
-    if b"S" in classes:
+    characters = _characters(raw)
+    if b"S" in characters:
         return None
-    if b"K" in classes and _C1_BYTES.search(raw) is not None:
+    if b"\xc2" in raw and _C1_BYTES.search(raw) is not None:
         return None
     limit = len(text) // _PLACE_SPACING + _MIN_PLACES
     windows: list[tuple[int, int]] = []
-    continuation = counted = 0
-    for place in _PLACE.finditer(classes):
-        if len(windows) >= limit:
-            return None
-        second = place.end() - 1  # the first byte of the place's second character
-        continuation += classes.count(b"c", counted, second)
-        counted = second
-        index = second - continuation
-        start, end = index - (second - place.start()), index + 1
+    for place in _PLACE.finditer(characters):
+        start = place.start()
         if windows and start <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], end)
+            windows[-1] = (windows[-1][0], start + _PLACE_SIZE)
+        elif len(windows) >= limit:
+            return None
         else:
-            windows.append((start, end))
+            windows.append((start, start + _PLACE_SIZE))
     if not windows:
         return windows, False
     non_ascii = raw.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
