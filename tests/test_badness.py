@@ -44,9 +44,9 @@ ENGLISH = _english()
 HALFWIDTH_KATAKANA_CHARS = "".join(chr(c) for c in range(0xFF61, 0xFFA0))
 
 
-def whole(text: str, monkeypatch: pytest.MonkeyPatch) -> Marks:
+def whole(text: str) -> Marks:
     """The marks of one pass over the whole *text*."""
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(badness, "_places", lambda _text: None)
         return scan(text)
 
@@ -89,17 +89,13 @@ def _positions(text: str) -> Iterator[tuple[str, int]]:
 
 @pytest.mark.parametrize("mark", MARKS)
 @pytest.mark.parametrize(("where", "at"), list(_positions(ENGLISH)))
-def test_mark_anywhere_in_sparse_text(
-    mark: str, where: str, at: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_mark_anywhere_in_sparse_text(mark: str, where: str, at: int) -> None:
     text = ENGLISH[:at] + mark + ENGLISH[at:]
-    assert scan(text) == whole(text, monkeypatch)
+    assert scan(text) == whole(text)
 
 
 @pytest.mark.parametrize("mark", MARKS)
-def test_marks_next_to_each_other_and_to_a_place(
-    mark: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_marks_next_to_each_other_and_to_a_place(mark: str) -> None:
     # Beside the apostrophe of "Côte d’Ivoire" and the ç of "Curaçao", twice in a row, and
     # after an accented letter at the very end.
     pair = ENGLISH.index("d’I")
@@ -114,7 +110,7 @@ def test_marks_next_to_each_other_and_to_a_place(
         + "é"
         + mark
     )
-    assert scan(text) == whole(text, monkeypatch)
+    assert scan(text) == whole(text)
 
 
 @pytest.mark.parametrize(
@@ -160,9 +156,7 @@ sparse_text = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(sparse_text)
 def test_sparse_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(badness, "_places", lambda _text: None)
-        expected = scan(text)
+    expected = whole(text)
     assert scan(text) == expected
     assert badness.suspicious(text) == expected.any
 
@@ -170,10 +164,7 @@ def test_sparse_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(min_size=0, max_size=600))
 def test_any_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(badness, "_places", lambda _text: None)
-        expected = scan(text)
-    assert scan(text) == expected
+    assert scan(text) == whole(text)
 
 
 # --- Legacy readings: rejected from the start of a long text ----------------------------

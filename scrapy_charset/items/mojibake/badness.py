@@ -233,11 +233,18 @@ def _characters(raw: bytes) -> bytes:
     return raw.translate(_CLASSES, _CONTINUATION_BYTES)
 
 
+def _few_non_ascii(text: str) -> bytes | None:
+    """The UTF-8 form of *text* when it has at most one byte in :data:`_SPARSE` more than
+    the text's characters, else None."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return raw if len(raw) - len(text) <= len(text) // _SPARSE else None
+
+
 def _sparse(sample: str) -> bool:
     """Whether the text *sample* starts looks sparse: few non-ASCII characters, and few
     places."""
-    raw = sample.encode("utf-8", "surrogatepass")
-    if len(raw) - len(sample) > len(sample) // _SPARSE:
+    raw = _few_non_ascii(sample)
+    if raw is None:
         return False
     places = _PLACE.findall(_characters(raw))
     return len(places) <= len(sample) // _PLACE_SPACING + _MIN_PLACES // 4
@@ -251,8 +258,8 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
         return None
     if len(text) > _SAMPLE and not _sparse(text[:_SAMPLE]):
         return None
-    raw = text.encode("utf-8", "surrogatepass")
-    if len(raw) - len(text) > len(text) // _SPARSE:
+    raw = _few_non_ascii(text)
+    if raw is None:
         return None
     characters = _characters(raw)
     if b"S" in characters:
