@@ -19,10 +19,10 @@ request and response it is given) and its own share (less building those two).
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from benchmarks._growth import best_time
 from benchmarks.crawl import SCENARIOS, Page, Site
 
 URL = "http://127.0.0.1/page/"
@@ -41,15 +41,6 @@ def _crawler_middleware() -> Any:
     return build_from_crawler(CharsetMiddleware, crawler)
 
 
-def _best(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def measure(
     site: Site, pages: Sequence[Page], middleware: Any, repeat: int, parts: bool
 ) -> dict[str, float]:
@@ -62,43 +53,37 @@ def measure(
         for page in pages
     ]
 
-    def plain() -> None:
+    def responses() -> Iterator[HtmlResponse]:
+        """A new response per page, as the downloader hands it over."""
         for url, body, content_type, _ in inputs:
-            response = HtmlResponse(
+            yield HtmlResponse(
                 url, body=body, headers={"Content-Type": content_type}, request=Request(url)
             )
+
+    def plain() -> None:
+        for response in responses():
             response.text  # noqa: B018
 
     def charset() -> None:
-        for url, body, content_type, _ in inputs:
-            request = Request(url)
-            response = HtmlResponse(
-                url, body=body, headers={"Content-Type": content_type}, request=request
-            )
-            middleware.process_response(request, response).text  # noqa: B018
+        for response in responses():
+            middleware.process_response(response.request, response).text  # noqa: B018
 
     def process_only() -> None:
-        for url, body, content_type, _ in inputs:
-            request = Request(url)
-            response = HtmlResponse(
-                url, body=body, headers={"Content-Type": content_type}, request=request
-            )
-            middleware.process_response(request, response)
+        for response in responses():
+            middleware.process_response(response.request, response)
 
     def floor() -> None:
         for _, body, _, codec in inputs:
             body.decode(codec, "replace")
 
     def build() -> None:
-        for url, body, content_type, _ in inputs:
-            HtmlResponse(
-                url, body=body, headers={"Content-Type": content_type}, request=Request(url)
-            )
+        for _ in responses():
+            pass
 
     ways: dict[str, Callable[[], None]] = {"a": plain, "b": charset, "c": floor}
     if parts:
         ways |= {"process": process_only, "build": build}
-    return {name: _best(run, repeat) / len(inputs) for name, run in ways.items()}
+    return {name: best_time(run, repeat=repeat) / len(inputs) for name, run in ways.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
