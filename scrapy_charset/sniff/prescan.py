@@ -94,14 +94,19 @@ def _isomorphic_decode(value: bytes) -> str:
     return value.decode("latin-1")
 
 
+def _skip_space_or_slash(data: bytes, position: int, end: int) -> int:
+    """Step 1 of "get an attribute": the position past whitespace and "/"."""
+    while position < end and data[position] in _SPACE_OR_SLASH:
+        position += 1
+    return position
+
+
 def _get_attribute(data: bytes, position: int, end: int) -> tuple[bytes, bytes, int] | None:
     """ "Get an attribute": ``(name, value, position)``, or None when there is none.
 
     Names and values are ASCII-lowercased. Reaching the end of the input also gives None.
     """
-    # 1. Skip whitespace and "/".
-    while position < end and data[position] in _SPACE_OR_SLASH:
-        position += 1
+    position = _skip_space_or_slash(data, position, end)  # 1.
     # 2. ">" (or the end): there is no attribute.
     if position >= end or data[position] == _GT:
         return None
@@ -289,9 +294,7 @@ def _skip_attributes(data: bytes, position: int, end: int) -> int:
     while True:
         attribute = _get_attribute(data, position, end)
         if attribute is None:
-            while position < end and data[position] in _SPACE_OR_SLASH:
-                position += 1
-            return position
+            return _skip_space_or_slash(data, position, end)
         position = attribute[2]
 
 
