@@ -19,14 +19,14 @@ memory, so that it is never the bottleneck (its CPU share is reported).
 yields one item per page: the title and the whole text (every paragraph). The three modes
 run back to back and alternated, each in a fresh process, ``--rounds`` times.
 
-**What is measured**, per run: pages per second (from the spider's opening to its closing),
-CPU seconds of the crawling process per 1,000 pages (user + system, the checking below
-taken out), the server's CPU share, peak RSS and RSS every 1,000 items. Every item's title
-and text are compared with the generated ones (a digest, in a last pipeline whose own CPU
-time is subtracted); every item that differs is kept and classified afterwards by cause:
-the encoding the response was decoded with against the page's, U+FFFD, a repair by the
-item pipeline. The verdict lists, for the add-on, the items that differ where plain Scrapy
-was right.
+**What is measured**, per run: pages per second (from the spider's opening to its
+closing), CPU seconds of the crawling process per 1,000 pages (user + system, the checking
+below taken out) and how much of it the garbage collector took, the server's CPU share,
+peak RSS and RSS every 1,000 items. Every item's title and text are compared with the
+generated ones (a digest, in a last pipeline whose own CPU time is subtracted); every item
+that differs is kept and classified afterwards by cause: the encoding the response was
+decoded with against the page's, U+FFFD, a repair by the item pipeline. The verdict lists,
+for the add-on, the items that differ where plain Scrapy was right.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import asyncio
 import codecs
 import cProfile
 import dataclasses
+import gc
 import hashlib
 import html
 import json
@@ -453,6 +454,9 @@ class Verify:
         self.memory: list[int] = []
         self.every = settings.getint("BENCH_SAMPLE_EVERY", 1000)
         self.crawler = crawler
+        self.gc = 0.0  # CPU seconds in the garbage collector
+        self.gc_start = 0.0
+        gc.callbacks.append(self._gc)
         crawler.signals.connect(self.opened, signal=signals.spider_opened)
         crawler.signals.connect(self.closed, signal=signals.spider_closed)
 
@@ -460,7 +464,14 @@ class Verify:
     def from_crawler(cls, crawler: Any) -> Verify:
         return cls(crawler)
 
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.gc_start = time.process_time()
+        else:
+            self.gc += time.process_time() - self.gc_start
+
     def opened(self) -> None:
+        self.gc = 0.0
         self.start_wall = time.perf_counter()
         self.start_cpu = _cpu()
 
@@ -491,6 +502,7 @@ class Verify:
             "memory": self.memory,
             "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
             "reason": reason,
+            "gc": self.gc,
         }
         with open(self.crawler.settings["BENCH_RESULT"], "w") as out:
             json.dump(result, out)
@@ -543,6 +555,7 @@ class Run:
     differ: int
     wall: float
     cpu: float
+    gc: float  # of which in the garbage collector
     server_cpu: float
     memory: list[int]
     peak: int
@@ -556,6 +569,10 @@ class Run:
     @property
     def cpu_per_1000(self) -> float:
         return 1000 * self.cpu / max(1, self.items)
+
+    @property
+    def gc_per_1000(self) -> float:
+        return 1000 * self.gc / max(1, self.items)
 
 
 #: The Python codec of each page encoding, to compare with a response's encoding.
@@ -634,6 +651,8 @@ def crawl_once(site: Site, mode: str, round_: int, args: argparse.Namespace, wor
         print(f"\nProfile of the {mode} crawl (by internal time, then cumulative):")
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(40)
+        print(f"\nThe package's own functions in the {mode} crawl (cumulative):")
+        stats.sort_stats("cumulative").print_stats("scrapy_charset", 30)
         print(_profile_summary(stats))
     return Run(
         mode=mode,
@@ -643,6 +662,7 @@ def crawl_once(site: Site, mode: str, round_: int, args: argparse.Namespace, wor
         differ=result["differ"],
         wall=result["wall"],
         cpu=result["cpu"],
+        gc=result["gc"],
         server_cpu=after - before,
         memory=result["memory"],
         peak=result["peak"],
@@ -687,27 +707,29 @@ def report(site: Site, runs: list[Run], args: argparse.Namespace) -> None:
     for name, count in mix.most_common():
         print(f"  {name:<22} {count / len(site.pages):6.1%}")
     print(
-        "\n| run | mode | pages/s | CPU s / 1,000 pages | server CPU (share of a core) "
-        "| peak RSS | items | differ |"
+        "\n| run | mode | pages/s | CPU s / 1,000 pages | of which GC | server CPU (share of "
+        "a core) | peak RSS | items | differ |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for run in runs:
         print(
             f"| {run.round} | {run.mode} | {run.rate:.1f} | {run.cpu_per_1000:.2f} "
-            f"| {run.server_cpu:.2f} s ({run.server_cpu / run.wall:.1%}) "
+            f"| {run.gc_per_1000:.2f} | {run.server_cpu:.2f} s ({run.server_cpu / run.wall:.1%}) "
             f"| {run.peak / mb:.0f} MB | {run.items:,} | {run.differ:,} |"
         )
     ran = {run.mode for run in runs}
     by_mode = {mode: [r for r in runs if r.mode == mode] for mode in MODES if mode in ran}
     plain_rate = _median([r.rate for r in by_mode["plain"]])
     plain_cpu = _median([r.cpu_per_1000 for r in by_mode["plain"]])
-    print("\n| mode | pages/s (median) | vs plain | CPU s / 1,000 pages | vs plain |")
-    print("|---|---:|---:|---:|---:|")
+    print("\n| mode | pages/s (median) | vs plain | CPU s / 1,000 pages | vs plain | of which GC |")
+    print("|---|---:|---:|---:|---:|---:|")
     for mode, mode_runs in by_mode.items():
         rate = _median([r.rate for r in mode_runs])
         cpu = _median([r.cpu_per_1000 for r in mode_runs])
+        collector = _median([r.gc_per_1000 for r in mode_runs])
         print(
-            f"| {mode} | {rate:.1f} | {rate / plain_rate:.3f} | {cpu:.2f} | {cpu / plain_cpu:.3f} |"
+            f"| {mode} | {rate:.1f} | {rate / plain_rate:.3f} | {cpu:.2f} | {cpu / plain_cpu:.3f} "
+            f"| {collector:.2f} |"
         )
     print(f"\nRSS every {args.sample_every:,} items (MB), last round:")
     for mode, mode_runs in by_mode.items():

@@ -1,4 +1,4 @@
-"""The pre-filter's two ways through a text give the same marks.
+"""The pre-filter's two ways through a text give the same marks, and miss no UTF-8 sequence.
 
 Long text whose non-ASCII characters are few and apart is scanned only around the places
 where two of them meet (:func:`scrapy_charset.items.mojibake.badness._places`); every
@@ -25,6 +25,7 @@ from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     HALFWIDTH_KATAKANA,
     SHIFT_JIS_UTF8_LEADS,
+    UTF8_READINGS,
 )
 
 
@@ -194,3 +195,89 @@ def test_legacy_readings_of_long_text_are_those_of_the_whole(
     found = legacy.legacy_as_windows_1252(text)
     monkeypatch.setattr(legacy, "_no_reading", lambda _text: False)
     assert found == legacy.legacy_as_windows_1252(text)
+
+
+# --- Every UTF-8 sequence is read, whatever the pass leaves out ---------------------------
+
+
+def every_sequence(text: str) -> set[tuple[str, int, int]]:
+    """Every UTF-8 sequence each reading shows in *text*, found at every position (in one
+    reading, a sequence's continuation characters are never its leads, so they never
+    overlap)."""
+    return {
+        (name, start, found.end())
+        for name in UTF8_READINGS
+        for start in range(len(text))
+        if (found := badness._SEQUENCES[name].match(text, start)) is not None
+    }
+
+
+# Text windows-1252 cannot encode (ł), so the pass looks for the pairs of one reading.
+NO_SEQUENCE = [
+    # ó is a four-byte lead in windows-1252, -1250, -1257 and ISO-8859-2, and needs three
+    # continuation characters; ł is one, the space is not.
+    pytest.param("Półwysep, pół ceny", id="polish-four-byte-lead-without-its-three"),
+    # Č is a lead of windows-1250 and í a continuation of macintosh only.
+    pytest.param("Čísla ł", id="czech-pair-of-two-readings"),
+    pytest.param("Đông Nam Á ł", id="vietnamese-pair-of-two-readings"),
+    pytest.param("Väärä ł", id="estonian-pair-of-two-readings"),
+]
+
+
+@pytest.mark.parametrize("text", NO_SEQUENCE)
+def test_a_pair_of_no_one_reading_is_no_mark(text: str) -> None:
+    marks = scan(text)
+    assert marks.latin == []
+    assert list(badness.utf8_sequences(text, marks)) == []
+    assert not badness.suspicious(text)
+
+
+SEQUENCES = [
+    pytest.param(windows_1252("é".encode()) + " ł", "windows-1252", id="two-byte-windows-1252"),
+    pytest.param(windows_1252("’".encode()) + " ł", "windows-1252", id="three-byte-windows-1252"),
+    pytest.param(windows_1252("😀".encode()) + " ł", "windows-1252", id="four-byte-windows-1252"),
+    pytest.param(decode("é".encode(), "macintosh") + " ł", "macintosh", id="two-byte-macintosh"),
+    pytest.param(decode("ł".encode(), "windows-1250") + " ł", "windows-1250", id="windows-1250"),
+    pytest.param(decode("ą".encode(), "windows-1257") + " ł", "windows-1257", id="windows-1257"),
+]
+
+
+@pytest.mark.parametrize(("text", "reading"), SEQUENCES)
+def test_a_sequence_of_one_reading_is_a_mark(text: str, reading: str) -> None:
+    found = list(badness.utf8_sequences(text))
+    assert (reading, 0, text.index(" ")) in found
+    assert found and set(found) == every_sequence(text)
+
+
+# Text windows-1252 encodes whole: after its first legacy mark (here a GBK character read
+# as windows-1252), the pass looks for no more of them, and still finds every other mark.
+_GBK = windows_1252("中国".encode("gbk"))
+AFTER_LEGACY = [
+    pytest.param(_GBK + " CafÃ©", "latin", id="latin-after-legacy-pair"),
+    pytest.param(_GBK + " caf\u00e9\u00a9", "latin", id="pair-of-two-readings-after-legacy"),
+    pytest.param(_GBK + " \x92", "c1", id="c1-after-legacy-pair"),
+    pytest.param(windows_1252("越南".encode("big5")) + " CafÃ©", "latin", id="latin-after-trail"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), AFTER_LEGACY)
+def test_marks_after_the_first_legacy_mark(text: str, kind: str) -> None:
+    marks = scan(text)
+    assert marks.legacy
+    assert bool(marks.latin if kind == "latin" else marks.c1)
+    assert set(badness.utf8_sequences(text, marks)) == every_sequence(text)
+
+
+_SEQUENCE_CHARS = _MARK_CHARS + "łóąćżČíĐôäÄ‡ÐÑ¸ºª√π¬∆ÔÒÚÛ" + _GBK
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        sparse_text,
+        st.text(alphabet=_SEQUENCE_CHARS + "abc ", max_size=60),
+        st.text(max_size=200),
+    )
+)
+def test_every_sequence_is_read(text: str) -> None:
+    assert set(badness.utf8_sequences(text)) == every_sequence(text)

@@ -7,10 +7,13 @@ encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control
 half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
 characters in a row in text that windows-1252 can encode whole (a legacy double-byte
 character). :func:`suspicious` looks for these marks with one regular-expression pass at C
-speed; text without any is clean, and no further analysis runs. All marks but those of one
-character are two non-ASCII characters side by side (or around one ASCII character): in
-long text whose non-ASCII characters are few and apart, such places are found first at
-memory speed in the text's UTF-8 form, and the pattern runs only around them.
+speed; text without any is clean, and no further analysis runs. A Latin pair is a mark only
+where one reading has the lead and as many of its continuation characters as the lead
+needs; once a text that windows-1252 encodes whole has shown one legacy mark, the pass
+looks no further for them. All marks but those of one character are two non-ASCII
+characters side by side (or around one ASCII character): in long text whose non-ASCII
+characters are few and apart, such places are found first at memory speed in the text's
+UTF-8 form, and the pattern runs only around them.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -136,19 +139,40 @@ _SINGLE_BRANCH = (
     f"(?<=[{_SINGLE}])(?P<single>)"
 )
 _LATIN_BRANCH = (
-    # A UTF-8 lead then a continuation character, in the readings of Latin alphabets.
+    # A UTF-8 lead then a continuation character, in the readings of Latin alphabets (each
+    # reading's own, or two readings' together: this branch is the broad test that finds
+    # every place where windows-1252 may read a legacy double-byte character).
     f"(?=[{_LATIN_CONTS}])(?<=[{_LATIN_LEADS}])(?P<latin>)"
 )
-_SCRIPT_LEAD2 = _classes(_SCRIPT_READINGS, 0xC2, 0xDF)
-_SCRIPT_BRANCH = (
-    # A continuation character that may end a sequence, in the readings whose lead bytes
-    # are the letters of a whole script (Cyrillic, Greek) that such text is made of:
-    # after another character that is not ASCII and followed by another continuation
-    # character, or after a two-byte lead. (The sequences are read out of these
-    # candidates by utf8_sequences.)
-    f"(?=[{_SCRIPT_CONTS}])(?<=[{_NON_ASCII}][{_SCRIPT_CONTS}])(?P<script>)"
-    f"|(?<=[{_SCRIPT_LEAD2}][{_SCRIPT_CONTS}])(?P<script_after_lead>)"
+
+
+def _sequence_start(name: str) -> str:
+    """A lead character of the reading *name*, then as many of its continuation
+    characters as the lead needs: where one of its UTF-8 sequences starts."""
+    table = HIGH_HALVES[name]
+    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
+    return "|".join(
+        f"(?<=[{chars(table, low, high)}])(?=[{cont}]{{{size}}})"
+        for low, high, size in ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
+    )
+
+
+_SEQUENCE_BRANCH = (
+    # Where a UTF-8 sequence starts in one of the readings of Latin alphabets (what
+    # utf8_sequences reads from a Latin mark): the Latin branch narrowed to the pairs of
+    # one reading, and to the continuation characters the lead needs ("pół" is no
+    # sequence in any: ó is only ever a four-byte lead; "Čí" is a lead of windows-1250
+    # and a continuation of macintosh).
+    f"(?=[{_LATIN_CONTS}])(?:{'|'.join(map(_sequence_start, _LATIN_READINGS))})(?P<latin>)"
 )
+_SCRIPT_LEAD2 = _classes(_SCRIPT_READINGS, 0xC2, 0xDF)
+# A continuation character that may end a sequence, in the readings whose lead bytes are
+# the letters of a whole script (Cyrillic, Greek) that such text is made of: after
+# another character that is not ASCII and followed by another continuation character...
+_SCRIPT_BRANCH = f"(?=[{_SCRIPT_CONTS}])(?<=[{_NON_ASCII}][{_SCRIPT_CONTS}])(?P<script>)"
+# ...or after a two-byte lead. (The sequences are read out of these candidates by
+# utf8_sequences.)
+_SCRIPT_AFTER_LEAD_BRANCH = f"(?<=[{_SCRIPT_LEAD2}][{_SCRIPT_CONTS}])(?P<script_after_lead>)"
 # Every legacy double-byte character read as windows-1252: two of its characters in a
 # row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
 # in text that windows-1252 encodes whole.
@@ -156,20 +180,60 @@ _LEGACY_PAIR = f"(?=[{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<legacy>)"
 _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
 
-def _mark_pattern(*, legacy: bool) -> re.Pattern[str]:
-    branches = [
-        _SINGLE_BRANCH,
-        _LATIN_BRANCH,
-        *([_LEGACY_PAIR] if legacy else []),
-        _SCRIPT_BRANCH,
-        *([_LEGACY_TRAIL] if legacy else []),
-    ]
+def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.Pattern[str]:
+    """The marks' pattern: after the single-character mark, the branches *followed*, which
+    need a character that is not ASCII next (most stops are a letter before an ASCII
+    one: one test rejects them all), then the branches *then*, in this order."""
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
+    branches = [_SINGLE_BRANCH, f"(?=[{_NON_ASCII}])(?:{'|'.join(followed)})", *then]
     return re.compile(f"[{start}](?:{'|'.join(branches)})")
 
 
-_MARK = _mark_pattern(legacy=False)
-_MARK_OR_LEGACY = _mark_pattern(legacy=True)
+#: The marks of text that windows-1252 cannot encode whole.
+_MARK = _mark_pattern([_SEQUENCE_BRANCH, _SCRIPT_BRANCH], [_SCRIPT_AFTER_LEAD_BRANCH], legacy=False)
+#: The marks of text that windows-1252 encodes whole, until the text is known to have a
+#: legacy mark (a legacy pair or trail, or a Latin pair: see :func:`scan`)...
+_MARK_OR_LEGACY = _mark_pattern(
+    [_LATIN_BRANCH, _LEGACY_PAIR, _SCRIPT_BRANCH],
+    [_SCRIPT_AFTER_LEAD_BRANCH, _LEGACY_TRAIL],
+    legacy=True,
+)
+# ...and after it: the legacy branches have nothing more to say, and the script branches
+# keep their place behind them (a script mark where a legacy pair is, but no Latin pair,
+# is not one).
+_BEHIND_LEGACY = (
+    f"(?:(?<=[{_LATIN_LEADS}])(?=[{_LATIN_CONTS}])|(?!(?<=[{_HIGH_1252}])[{_HIGH_1252}]))"
+)
+_MARK_AFTER_LEGACY = _mark_pattern(
+    [_SEQUENCE_BRANCH, _BEHIND_LEGACY + _SCRIPT_BRANCH],
+    [_BEHIND_LEGACY + _SCRIPT_AFTER_LEAD_BRANCH],
+    legacy=False,
+)
+#: The branches whose mark makes text that windows-1252 encodes whole a legacy suspect.
+_LEGACY_KINDS = frozenset({"latin", "legacy", "trail"})
+
+
+def _marks_of(
+    text: str, encodable: bool, where: Callable[[int], int | None] | None = None
+) -> Iterator[tuple[int, str | None]]:
+    """``(position, branch)`` of the marks in *text*, in order; only the first that
+    makes an encodable text a legacy suspect (the rest are not needed). With *where*,
+    *text* is an excerpt: *where* maps a match's start to its position in the whole text,
+    or None for a match that is not to be taken."""
+    patterns = iter((_MARK_OR_LEGACY, _MARK_AFTER_LEGACY) if encodable else (_MARK,))
+    at = 0
+    for pattern in patterns:
+        for match in pattern.finditer(text, at):
+            position = match.start() if where is None else where(match.start())
+            if position is None:
+                continue
+            kind = match.lastgroup
+            yield position, kind
+            if pattern is _MARK_OR_LEGACY and kind in _LEGACY_KINDS:
+                at = match.end()
+                break
+        else:
+            return
 
 
 def _encodable(text: str) -> bool:
@@ -224,7 +288,7 @@ _PLACE_SPACING = 512
 _MIN_PLACES = 16
 #: Characters the marks' pattern reads before and after the one a mark starts at, and
 #: the characters of the longest place.
-_BEHIND, _AHEAD = 1, 2
+_BEHIND, _AHEAD = 1, 3
 _PLACE_SIZE = 3
 
 
@@ -288,16 +352,15 @@ def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
-        pattern = _MARK_OR_LEGACY if encodable else _MARK
-        return encodable, ((m.start(), m.lastgroup) for m in pattern.finditer(text))
+        return encodable, _marks_of(text, encodable)
     windows, encodable = places
     if not windows:
         return encodable, iter(())
-    return encodable, _found_in(text, windows, _MARK_OR_LEGACY if encodable else _MARK)
+    return encodable, _found_in(text, windows, encodable)
 
 
 def _found_in(
-    text: str, windows: list[tuple[int, int]], pattern: re.Pattern[str]
+    text: str, windows: list[tuple[int, int]], encodable: bool
 ) -> Iterator[tuple[int, str | None]]:
     """The pattern's matches that start in *windows*: one pass over an excerpt of the
     windows with what the pattern reads around them, joined by NUL (no mark's character
@@ -312,12 +375,14 @@ def _found_in(
         starts.append(at)
         at += len(piece) + 1
     excerpt = "\x00".join(pieces)
-    for match in pattern.finditer(excerpt):
-        i = bisect.bisect_right(starts, match.start()) - 1
+
+    def where(at: int) -> int | None:
+        i = bisect.bisect_right(starts, at) - 1
         start, end = windows[i]
-        position = max(0, start - _BEHIND) + match.start() - starts[i]
-        if start <= position < end:
-            yield position, match.lastgroup
+        position = max(0, start - _BEHIND) + at - starts[i]
+        return position if start <= position < end else None
+
+    return _marks_of(excerpt, encodable, where)
 
 
 def suspicious(text: str) -> bool:
@@ -338,7 +403,9 @@ class Marks:
             self.latin or self.script or self.c1 or self.halfwidth or self.shift_jis_leads
         )
 
-    #: Positions of a lead character followed by a continuation one (Latin readings).
+    #: Where a UTF-8 sequence of a Latin reading may start: a lead character followed by
+    #: the continuation characters it needs in one reading (and, in text windows-1252
+    #: encodes whole, a first lead and continuation character of any two readings).
     latin: list[int] = field(default_factory=list)
     #: Reading -> positions of continuation characters that end a lead's sequence.
     script: dict[str, list[int]] = field(default_factory=dict)
@@ -353,7 +420,7 @@ class Marks:
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
 _SCRIPT_LEAD2_SET = frozenset(
     c for name in _SCRIPT_READINGS for c in HIGH_HALVES[name][0xC2 - 0x80 : 0xE0 - 0x80]
-)
+) - {"\ufffd"}
 
 
 def _script_candidate(text: str, position: int) -> bool:
