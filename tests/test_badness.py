@@ -246,26 +246,41 @@ SEQUENCES = [
 def test_a_sequence_of_one_reading_is_a_mark(text: str, reading: str) -> None:
     found = list(badness.utf8_sequences(text))
     assert (reading, 0, text.index(" ")) in found
-    assert found and set(found) == every_sequence(text)
+    assert set(found) == every_sequence(text)
 
 
 # Text windows-1252 encodes whole: after its first legacy mark (here a GBK character read
 # as windows-1252), the pass looks for no more of them, and still finds every other mark.
 _GBK = windows_1252("中国".encode("gbk"))
 AFTER_LEGACY = [
-    pytest.param(_GBK + " CafÃ©", "latin", id="latin-after-legacy-pair"),
-    pytest.param(_GBK + " caf\u00e9\u00a9", "latin", id="pair-of-two-readings-after-legacy"),
-    pytest.param(_GBK + " \x92", "c1", id="c1-after-legacy-pair"),
-    pytest.param(windows_1252("越南".encode("big5")) + " CafÃ©", "latin", id="latin-after-trail"),
+    # (text, the mark after the legacy one, whether a UTF-8 sequence is there)
+    pytest.param(_GBK + " CafÃ©", "latin", True, id="latin-after-legacy-pair"),
+    # é then ©: a lead of windows-1252 that needs two continuation characters, and no
+    # sequence in any other reading.
+    pytest.param(_GBK + " caf\u00e9\u00a9", "none", False, id="pair-of-no-reading"),
+    pytest.param(_GBK + " \x92", "c1", False, id="c1-after-legacy-pair"),
+    pytest.param(windows_1252("越南".encode("big5")) + " CafÃ©", "latin", True, id="after-trail"),
+    # Found at the lead: ’ is a macintosh lead, é its continuation ("Վ").
+    pytest.param(_GBK + " l’école", "latin", True, id="macintosh-lead-after-legacy"),
+    # – ends windows-1252's "Ã–" (Ö) and starts macintosh's "–é": both leads are marks.
+    pytest.param(_GBK + " Ã–é", "latin", True, id="lead-of-one-reading-continuation-of-another"),
+    # A C1 control is a mark of its own and windows-1252's continuation (latin-1's É).
+    pytest.param(_GBK + " Ã\x89", "c1", True, id="c1-continuation-after-legacy"),
 ]
 
 
-@pytest.mark.parametrize(("text", "kind"), AFTER_LEGACY)
-def test_marks_after_the_first_legacy_mark(text: str, kind: str) -> None:
+@pytest.mark.parametrize(("text", "kind", "sequence"), AFTER_LEGACY)
+def test_marks_after_the_first_legacy_mark(text: str, kind: str, sequence: bool) -> None:
     marks = scan(text)
     assert marks.legacy
-    assert bool(marks.latin if kind == "latin" else marks.c1)
-    assert set(badness.utf8_sequences(text, marks)) == every_sequence(text)
+    legacy_part = text[: text.index(" ")]
+    latin_after = [p for p in marks.latin if p > len(legacy_part)]
+    assert bool(latin_after) == (kind == "latin" or (kind == "c1" and sequence))
+    assert marks.c1 == (kind == "c1")
+    assert marks.script == {}  # no script reading's lead is in windows-1252
+    sequences = every_sequence(text)
+    assert bool(sequences - every_sequence(legacy_part)) == sequence
+    assert set(badness.utf8_sequences(text, marks)) == sequences
 
 
 _SEQUENCE_CHARS = _MARK_CHARS + "łóąćżČíĐôäÄ‡ÐÑ¸ºª√π¬∆ÔÒÚÛ" + _GBK

@@ -7,13 +7,15 @@ encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control
 half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
 characters in a row in text that windows-1252 can encode whole (a legacy double-byte
 character). :func:`suspicious` looks for these marks with one regular-expression pass at C
-speed; text without any is clean, and no further analysis runs. A Latin pair is a mark only
-where one reading has the lead and as many of its continuation characters as the lead
+speed; text without any is clean, and no further analysis runs. A Latin pair is a mark
+only where one reading has the lead and as many of its continuation characters as the lead
 needs; once a text that windows-1252 encodes whole has shown one legacy mark, the pass
-looks no further for them. All marks but those of one character are two non-ASCII
-characters side by side (or around one ASCII character): in long text whose non-ASCII
-characters are few and apart, such places are found first at memory speed in the text's
-UTF-8 form, and the pattern runs only around them.
+looks no further for them, and finds the Latin sequences from their rarer character (the
+lead for macintosh, the first continuation character for the others). All marks but those
+of one character are two non-ASCII characters side by side (or around one ASCII
+character): in long text whose non-ASCII characters are few and apart, such places are
+found first at memory speed in the text's UTF-8 form, and the pattern runs only around
+them.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -146,15 +148,22 @@ _LATIN_BRANCH = (
 )
 
 
-def _sequence_start(name: str) -> str:
+def _sequence_start(name: str, *, from_continuation: bool = False) -> str:
     """A lead character of the reading *name*, then as many of its continuation
-    characters as the lead needs: where one of its UTF-8 sequences starts."""
+    characters as the lead needs: where one of its UTF-8 sequences starts. Tested at the
+    lead, or *from_continuation* at the first continuation character."""
     table = HIGH_HALVES[name]
     cont = chars(table, 0x80, 0xBF) + extra_cont(name)
-    return "|".join(
-        f"(?<=[{chars(table, low, high)}])(?=[{cont}]{{{size}}})"
-        for low, high, size in ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
-    )
+    tests = []
+    for low, high, size in ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3)):
+        lead = chars(table, low, high)
+        if not from_continuation:
+            tests.append(f"(?<=[{lead}])(?=[{cont}]{{{size}}})")
+        else:
+            tests.append(
+                f"(?<=[{lead}][{cont}])" + (f"(?=[{cont}]{{{size - 1}}})" if size > 1 else "")
+            )
+    return "|".join(tests)
 
 
 _SEQUENCE_BRANCH = (
@@ -201,13 +210,28 @@ _MARK_OR_LEGACY = _mark_pattern(
 # ...and after it: the legacy branches have nothing more to say, and the script branches
 # keep their place behind them (a script mark where a legacy pair is, but no Latin pair,
 # is not one).
-_BEHIND_LEGACY = (
-    f"(?:(?<=[{_LATIN_LEADS}])(?=[{_LATIN_CONTS}])|(?!(?<=[{_HIGH_1252}])[{_HIGH_1252}]))"
+# ...and after it. No script reading's lead is in windows-1252 (they are Cyrillic and
+# Greek letters): there are no script marks to find. The Latin sequences are found from
+# the rarer of their two characters: macintosh's leads are symbols and capitals, while
+# its continuation characters are the accented small letters of every Latin alphabet,
+# which the other readings' leads are ("ð", "é" and "ü" are windows-1252 leads and
+# macintosh continuations). Each sequence of those other readings is found at its first
+# continuation character, and its lead is the character before.
+_MACINTOSH_LEADS = chars(HIGH_HALVES["macintosh"], 0xC2, 0xF4)
+_MACINTOSH_CONTS = chars(HIGH_HALVES["macintosh"], 0x80, 0xBF)
+_OTHER_LATIN = tuple(name for name in _LATIN_READINGS if name != "macintosh")
+_OTHER_LEADS = _classes(_OTHER_LATIN, 0xC2, 0xF4)
+_OTHER_CONTS = _classes(_OTHER_LATIN, 0x80, 0xBF)
+_AT_LEAD = f"(?=[{_MACINTOSH_CONTS}])(?:{_sequence_start('macintosh')})"
+_AFTER_LEAD = (
+    f"(?<=[{_OTHER_LEADS}][{_OTHER_CONTS}])"
+    f"(?:{'|'.join(_sequence_start(n, from_continuation=True) for n in _OTHER_LATIN)})"
 )
-_MARK_AFTER_LEGACY = _mark_pattern(
-    [_SEQUENCE_BRANCH, _BEHIND_LEGACY + _SCRIPT_BRANCH],
-    [_BEHIND_LEGACY + _SCRIPT_AFTER_LEAD_BRANCH],
-    legacy=False,
+_MARK_AFTER_LEGACY = re.compile(
+    f"[{_SINGLE}{_MACINTOSH_LEADS}{_OTHER_CONTS}](?:"
+    f"(?<=[{_SINGLE}])(?:{_AFTER_LEAD}(?P<single_after_lead>)|(?P<single>))"
+    f"|{_AT_LEAD}(?:{_AFTER_LEAD}(?P<latin_both>)|(?P<latin>))"
+    f"|{_AFTER_LEAD}(?P<latin_before>))"
 )
 #: The branches whose mark makes text that windows-1252 encodes whole a legacy suspect.
 _LEGACY_KINDS = frozenset({"latin", "legacy", "trail"})
@@ -407,7 +431,8 @@ class Marks:
     #: the continuation characters it needs in one reading (and, in text windows-1252
     #: encodes whole, a first lead and continuation character of any two readings).
     latin: list[int] = field(default_factory=list)
-    #: Reading -> positions of continuation characters that end a lead's sequence.
+    #: Reading -> positions of continuation characters that end a lead's sequence (none
+    #: in text that windows-1252 encodes whole, which holds no lead of these readings).
     script: dict[str, list[int]] = field(default_factory=dict)
     #: A C1 control; a half-width katakana; how many Shift_JIS readings of a UTF-8 lead.
     c1: bool = False
@@ -436,7 +461,28 @@ def _add_script(marks: Marks, text: str, position: int) -> None:
     char = text[position]
     for name, conts in _SCRIPT_CONT_SETS.items():
         if char in conts:
-            marks.script.setdefault(name, []).append(position)
+            positions = marks.script.setdefault(name, [])
+            if not positions or positions[-1] < position:
+                positions.append(position)
+
+
+def _add_latin(marks: Marks, text: str, position: int) -> None:
+    """A Latin mark at *position* (found at most twice: at the lead, and at the next
+    character's match)."""
+    if marks.latin and marks.latin[-1] >= position:
+        return
+    marks.latin.append(position)
+    # The Latin branch comes first: the same character may also be a script reading's
+    # continuation ("б»‘" is "ố" in windows-1251; » is a lead in macintosh's).
+    if _script_candidate(text, position):
+        _add_script(marks, text, position)
+
+
+#: The branches whose mark has a Latin lead in the character before; with a Latin lead
+#: at the mark; with a mark of one character.
+_BEFORE_KINDS = frozenset({"latin_before", "latin_both", "single_after_lead"})
+_LATIN_KINDS = frozenset({"latin", "latin_both"})
+_SINGLE_KINDS = frozenset({"single", "single_after_lead"})
 
 
 def scan(text: str) -> Marks:
@@ -446,14 +492,11 @@ def scan(text: str) -> Marks:
         return marks
     encodable, found = _found(text)
     for position, kind in found:
-        if kind == "latin":
-            marks.latin.append(position)
-            # The Latin branch comes first: the same character may also be a script
-            # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in
-            # macintosh's).
-            if _script_candidate(text, position):
-                _add_script(marks, text, position)
-        elif kind == "single":
+        if kind in _BEFORE_KINDS:  # the lead is the character before
+            _add_latin(marks, text, position - 1)
+        if kind in _LATIN_KINDS:
+            _add_latin(marks, text, position)
+        elif kind in _SINGLE_KINDS:
             char = text[position]
             if char <= "\x9f":
                 marks.c1 = True
@@ -472,6 +515,8 @@ def scan(text: str) -> Marks:
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
+    if encodable:
+        marks.script.clear()  # no script reading's sequence: its leads are not there
     return marks
 
 
