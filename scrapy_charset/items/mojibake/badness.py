@@ -191,10 +191,12 @@ _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
 def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.Pattern[str]:
     """The marks' pattern: after the single-character mark, the branches *followed*, which
-    need a character that is not ASCII next (most stops are a letter before an ASCII
-    one: one test rejects them all), then the branches *then*, in this order."""
+    need a continuation character of a reading next (or, with *legacy*, a windows-1252
+    character): most stops are a letter before an ASCII one or before another letter of
+    its script, and one test rejects them all. Then the branches *then*, in this order."""
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
-    branches = [_SINGLE_BRANCH, f"(?=[{_NON_ASCII}])(?:{'|'.join(followed)})", *then]
+    after = f"{_LATIN_CONTS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
+    branches = [_SINGLE_BRANCH, f"(?=[{after}])(?:{'|'.join(followed)})", *then]
     return re.compile(f"[{start}](?:{'|'.join(branches)})")
 
 
@@ -483,6 +485,7 @@ def _add_latin(marks: Marks, text: str, position: int) -> None:
 _BEFORE_KINDS = frozenset({"latin_before", "latin_both", "single_after_lead"})
 _LATIN_KINDS = frozenset({"latin", "latin_both"})
 _SINGLE_KINDS = frozenset({"single", "single_after_lead"})
+_SCRIPT_KINDS = frozenset({"script", "script_after_lead"})
 
 
 def scan(text: str) -> Marks:
@@ -492,6 +495,9 @@ def scan(text: str) -> Marks:
         return marks
     encodable, found = _found(text)
     for position, kind in found:
+        if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
+            _add_script(marks, text, position)
+            continue
         if kind in _BEFORE_KINDS:  # the lead is the character before
             _add_latin(marks, text, position - 1)
         if kind in _LATIN_KINDS:
@@ -510,8 +516,6 @@ def scan(text: str) -> Marks:
                 marks.shift_jis_leads += 1
         elif kind in ("legacy", "trail"):
             marks.legacy = True
-        elif kind in ("script", "script_after_lead"):
-            _add_script(marks, text, position)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
@@ -572,13 +576,21 @@ def utf8_sequences(
     for name, conts in marks.script.items():
         if name not in names:
             continue
+        sequence = _SEQUENCES[name]
         for cont in conts:
-            for start in range(max(ends[name], cont - 3), cont):
-                found = _SEQUENCES[name].match(text, start)
-                if found is not None and found.end() > cont:
-                    ends[name] = found.end()
-                    yield name, start, found.end()
+            # The sequence that holds this continuation character starts at most three
+            # characters before it. In one reading, a sequence's continuation characters
+            # are never leads: the leftmost match is the only one that can start there.
+            at = max(ends[name], cont - 3)
+            while at < cont:
+                found = sequence.search(text, at, cont + 3)
+                if found is None or found.start() >= cont:
                     break
+                if found.end() > cont:
+                    ends[name] = found.end()
+                    yield name, found.start(), found.end()
+                    break
+                at = found.end()
 
 
 #: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
