@@ -209,16 +209,14 @@ _MARK_OR_LEGACY = _mark_pattern(
     [_SCRIPT_AFTER_LEAD_BRANCH, _LEGACY_TRAIL],
     legacy=True,
 )
-# ...and after it: the legacy branches have nothing more to say, and the script branches
-# keep their place behind them (a script mark where a legacy pair is, but no Latin pair,
-# is not one).
 # ...and after it. No script reading's lead is in windows-1252 (they are Cyrillic and
 # Greek letters): there are no script marks to find. The Latin sequences are found from
 # the rarer of their two characters: macintosh's leads are symbols and capitals, while
 # its continuation characters are the accented small letters of every Latin alphabet,
 # which the other readings' leads are ("ð", "é" and "ü" are windows-1252 leads and
 # macintosh continuations). Each sequence of those other readings is found at its first
-# continuation character, and its lead is the character before.
+# continuation character, and its lead is the character before (the branches whose name
+# ends in "_before", "_both" or "_after_lead").
 _MACINTOSH_LEADS = chars(HIGH_HALVES["macintosh"], 0xC2, 0xF4)
 _MACINTOSH_CONTS = chars(HIGH_HALVES["macintosh"], 0x80, 0xBF)
 _OTHER_LATIN = tuple(name for name in _LATIN_READINGS if name != "macintosh")
@@ -242,8 +240,10 @@ _LEGACY_KINDS = frozenset({"latin", "legacy", "trail"})
 def _marks_of(
     text: str, encodable: bool, where: Callable[[int], int | None] | None = None
 ) -> Iterator[tuple[int, str | None]]:
-    """``(position, branch)`` of the marks in *text*, in order; only the first that
-    makes an encodable text a legacy suspect (the rest are not needed). With *where*,
+    """``(position, branch)`` of the marks in *text*, in order (the position of the
+    character the match took: for a Latin lead found from its continuation character, the
+    one after the lead); only the first mark that makes an encodable text a legacy suspect
+    (the rest are not needed). With *where*,
     *text* is an excerpt: *where* maps a match's start to its position in the whole text,
     or None for a match that is not to be taken."""
     patterns = iter((_MARK_OR_LEGACY, _MARK_AFTER_LEGACY) if encodable else (_MARK,))
