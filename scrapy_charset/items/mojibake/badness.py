@@ -69,6 +69,7 @@ from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     HALFWIDTH_KATAKANA,
     SHIFT_JIS_UTF8_LEADS,
+    UTF8_LEADS,
     UTF8_READINGS,
     WINDOWS_1252_HIGH,
     chars,
@@ -152,11 +153,10 @@ def _sequence_start(name: str, *, from_continuation: bool = False) -> str:
     """A lead character of the reading *name*, then as many of its continuation
     characters as the lead needs: where one of its UTF-8 sequences starts. Tested at the
     lead, or *from_continuation* at the first continuation character."""
-    table = HIGH_HALVES[name]
-    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
+    cont = _classes((name,), 0x80, 0xBF)
     tests = []
-    for low, high, size in ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3)):
-        lead = chars(table, low, high)
+    for low, high, size in UTF8_LEADS:
+        lead = _classes((name,), low, high)
         if not from_continuation:
             tests.append(f"(?<=[{lead}])(?=[{cont}]{{{size}}})")
         else:
@@ -217,8 +217,8 @@ _MARK_OR_LEGACY = _mark_pattern(
 # macintosh continuations). Each sequence of those other readings is found at its first
 # continuation character, and its lead is the character before (the branches whose name
 # ends in "_before", "_both" or "_after_lead").
-_MACINTOSH_LEADS = chars(HIGH_HALVES["macintosh"], 0xC2, 0xF4)
-_MACINTOSH_CONTS = chars(HIGH_HALVES["macintosh"], 0x80, 0xBF)
+_MACINTOSH_LEADS = _classes(("macintosh",), 0xC2, 0xF4)
+_MACINTOSH_CONTS = _classes(("macintosh",), 0x80, 0xBF)
 _OTHER_LATIN = tuple(name for name in _LATIN_READINGS if name != "macintosh")
 _OTHER_LEADS = _classes(_OTHER_LATIN, 0xC2, 0xF4)
 _OTHER_CONTS = _classes(_OTHER_LATIN, 0x80, 0xBF)
@@ -243,9 +243,9 @@ def _marks_of(
     """``(position, branch)`` of the marks in *text*, in order (the position of the
     character the match took: for a Latin lead found from its continuation character, the
     one after the lead); only the first mark that makes an encodable text a legacy suspect
-    (the rest are not needed). With *where*,
-    *text* is an excerpt: *where* maps a match's start to its position in the whole text,
-    or None for a match that is not to be taken."""
+    (the rest are not needed). With *where*, *text* is an excerpt: *where* maps a match's
+    start to its position in the whole text, or None for a match that is not to be
+    taken."""
     patterns = iter((_MARK_OR_LEGACY, _MARK_AFTER_LEGACY) if encodable else (_MARK,))
     at = 0
     for pattern in patterns:

@@ -134,13 +134,20 @@ def chars(table: str, low: int, high: int) -> str:
     return re.escape("".join(c for c in found if c != "\ufffd"))
 
 
+#: UTF-8 lead bytes, ``(first, last, continuation bytes)``: a two-, three- and four-byte
+#: sequence's lead and how many continuation bytes (0x80-0xBF) follow it.
+UTF8_LEADS = ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
+
+
 def sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> str:
     """UTF-8 byte sequences as a single-byte decoder shows them, one or more in a row."""
-    lead2 = chars(table, 0xC2, 0xDF)
-    lead3 = chars(table, 0xE0, 0xEF)
-    lead4 = chars(table, 0xF0, 0xF4)
     cont = chars(table, 0x80, 0xBF) + extra_cont
-    sequence = f"(?:[{lead2}][{cont}]|[{lead3}][{cont}]{{2}}|[{lead4}][{cont}]{{3}})"
+    sequence = "(?:{})".format(
+        "|".join(
+            f"[{chars(table, low, high)}][{cont}]" + (f"{{{size}}}" if size > 1 else "")
+            for low, high, size in UTF8_LEADS
+        )
+    )
     return sequence if one else sequence + "+"
 
 
