@@ -116,6 +116,19 @@ def read_mo(path: Path) -> dict[str, str]:
     return out
 
 
+def cldr_names(identifier: str) -> list[str]:
+    """CLDR's names of territories, languages and currencies in a locale (Babel), each
+    table in the order of its codes; none for a locale Babel does not know."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        locale = Locale.parse(identifier)
+    except (UnknownLocaleError, ValueError):
+        return []
+    tables = (locale.territories, locale.languages, locale.currencies)
+    return [str(name) for table in tables for _, name in sorted(table.items())]
+
+
 def _catalogue(language: str) -> list[str]:
     values: list[str] = []
     for domain in DOMAINS:

@@ -61,6 +61,7 @@ from typing import Any
 import scrapy
 from scrapy import signals
 
+from benchmarks._itemdata import cldr_names
 from benchmarks.overhead import catalogue_strings
 
 KB = 1000
@@ -177,16 +178,7 @@ _PER_PARAGRAPH = (4, 14)  # names per paragraph
 def _names(language: str) -> tuple[str, ...]:
     """Real names in *language*: CLDR's territories, languages and currencies (Babel), then
     pycountry's catalogue translations; duplicates and the empty string dropped."""
-    from babel import Locale, UnknownLocaleError
-
-    names: list[str] = []
-    try:
-        locale = Locale.parse(language)
-    except (UnknownLocaleError, ValueError):
-        locale = None
-    if locale is not None:
-        for table in (locale.territories, locale.languages, locale.currencies):
-            names.extend(str(value) for _, value in sorted(table.items()))
+    names = cldr_names(language)
     if language != "en":
         names.extend(catalogue_strings(language))
     return tuple(dict.fromkeys(n.strip() for n in names if n and n.strip()))

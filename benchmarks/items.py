@@ -30,6 +30,7 @@ from benchmarks._itemdata import (
     Field,
     Sample,
     _catalogue,
+    cldr_names,
     clean_values,
     legacy_samples,
     utf8_samples,
@@ -206,21 +207,11 @@ def _robustness(corpus: dict[str, list[str]], samples: list[Sample], count: int)
 _SIZES = (10, 1_000, 100_000, 1_000_000)
 
 
-def _english() -> list[str]:
-    """CLDR's English names of territories, languages and currencies (Babel): mostly ASCII,
-    with a few accented letters and apostrophes ("Curaçao", "Åland Islands")."""
-    from babel import Locale
-
-    locale = Locale.parse("en")
-    tables = (locale.territories, locale.languages, locale.currencies)
-    return [str(name) for table in tables for _, name in sorted(table.items())]
-
-
 def _text(language: str, size: int) -> str:
     if language == "ascii":
         base = ", ".join(n for n in _catalogue("fr") if n.isascii())
-    elif language == "en":
-        base = ", ".join(_english())
+    elif language == "en":  # mostly ASCII, with a few accented letters ("Curaçao")
+        base = ", ".join(cldr_names("en"))
     else:
         base = ", ".join(_catalogue(language))
     return (base * (size // len(base) + 1))[:size]

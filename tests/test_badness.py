@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from babel import Locale
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks._itemdata import windows_1252
+from benchmarks._itemdata import cldr_names, windows_1252
 from scrapy_charset import decode
 from scrapy_charset.items.mojibake import badness, legacy
 from scrapy_charset.items.mojibake.badness import Marks, scan
@@ -28,20 +27,9 @@ from scrapy_charset.items.mojibake.chardata import (
     UTF8_READINGS,
 )
 
-
-def _english() -> str:
-    """Real English text with a few non-ASCII characters (CLDR's names of territories,
-    languages and currencies): "Côte d’Ivoire", "Åland Islands", "Curaçao"."""
-    locale = Locale.parse("en")
-    names = [
-        *locale.territories.values(),
-        *locale.languages.values(),
-        *locale.currencies.values(),
-    ]
-    return ", ".join(str(name) for name in names)
-
-
-ENGLISH = _english()
+#: Real English text with a few non-ASCII characters (CLDR's names of territories,
+#: languages and currencies): "Côte d’Ivoire", "Åland Islands", "Curaçao".
+ENGLISH = ", ".join(cldr_names("en"))
 HALFWIDTH_KATAKANA_CHARS = "".join(chr(c) for c in range(0xFF61, 0xFFA0))
 
 
