@@ -41,6 +41,8 @@ class Options:
     mojibake: bool = False
     text: bool = False
     progress: bool = False
+    #: Keep samples of each kind of change, for the HTML report.
+    samples: bool = False
 
 
 # --- one batch, in a worker or in-process -------------------------------------------------
@@ -71,6 +73,7 @@ def _audit_batch(batch: list[Item]) -> list[Item | dict[str, Any]]:
             continue
         result["source"] = item.source
         result["record"] = item.record
+        result["date"] = item.date
         out.append(result)
     return out
 
@@ -143,7 +146,7 @@ def audit(
 ) -> Summary:
     """Audit every response stored in *paths*; write one JSON line per differing response
     to *diff_out* and its corrected text to *text_out*; return the totals."""
-    summary = Summary(top=options.top, mojibake=options.mojibake)
+    summary = Summary(top=options.top, mojibake=options.mojibake, samples=options.samples)
     bar = _progress_bar(paths, options.progress)
     advance: Callable[[int], Any] | None = bar.update if bar is not None else None
 

@@ -54,6 +54,7 @@ class Entry:
     url: str
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    date: str | None = None  # when it was stored: the WARC-Date, or the cache's timestamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +272,8 @@ def _read_warc(source: str, prefix: str, stream: Any, max_size: int) -> Iterator
                 if name.lower() not in ("content-encoding", "transfer-encoding")
                 or not _decoded_by_warcio(name, value)
             ]
-            yield Entry(source, where, url, headers, body)
+            date = record.rec_headers.get_header("WARC-Date")
+            yield Entry(source, where, url, headers, body, date)
     except (ArchiveLoadFailed, EOFError, OSError, zlib.error, ValueError) as exc:
         detail = f"{type(exc).__name__}: {exc}"[:200]
         reason = "not_warc" if where is None and isinstance(exc, ArchiveLoadFailed) else "truncated"
@@ -367,7 +369,7 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
             entries = _dbm(path, cachedir, name, settings, spider, max_size, progress)
         for found in entries:
             if isinstance(found, tuple):
-                where, response = found
+                where, response, stored = found
                 if response is None:
                     yield Skip(path, where, "no_metadata", "a cache entry without metadata")
                     continue
@@ -389,7 +391,7 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
                 headers = [
                     (key, value) for key, values in response.headers.items() for value in values
                 ]
-                yield Entry(path, where, response.url, headers, response.body)
+                yield Entry(path, where, response.url, headers, response.body, _date(stored))
             else:
                 yield found
 
@@ -402,7 +404,7 @@ def _filesystem(  # noqa: PLR0917
     spider: Any,
     max_size: int,
     progress: Any,
-) -> Iterator[Item | tuple[str, Any]]:
+) -> Iterator[Item | tuple[str, Any, Any]]:
     from scrapy import Request
     from scrapy.extensions.httpcache import FilesystemCacheStorage
 
@@ -425,14 +427,24 @@ def _filesystem(  # noqa: PLR0917
             # Scrapy writes the cache gzipped when HTTPCACHE_GZIP is set: read each entry
             # as the storage with that setting reads it.
             storage._open = _opener(entry)
+            request = Request("http://audit.invalid/", meta={"audit_cache_key": entry.name})
             try:
-                response = storage.retrieve_response(
-                    spider, Request("http://audit.invalid/", meta={"audit_cache_key": entry.name})
-                )
+                response = storage.retrieve_response(spider, request)
             except Exception as exc:
                 yield Skip(path, where, "unreadable", f"{type(exc).__name__}: {exc}")
                 continue
-            yield where, response
+            yield where, response, request.meta.get("cache_timestamp")
+
+
+def _date(timestamp: Any) -> str | None:
+    """The cache's timestamp (seconds since the epoch) as an ISO 8601 UTC time."""
+    import datetime
+
+    try:
+        when = datetime.datetime.fromtimestamp(float(timestamp), datetime.timezone.utc)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return None
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _size(folder: Path) -> int:
@@ -463,7 +475,7 @@ def _dbm(  # noqa: PLR0917
     spider: Any,
     max_size: int,
     progress: Any,
-) -> Iterator[Item | tuple[str, Any]]:
+) -> Iterator[Item | tuple[str, Any, Any]]:
     from scrapy import Request
     from scrapy.extensions.httpcache import DbmCacheStorage
 
@@ -495,13 +507,12 @@ def _dbm(  # noqa: PLR0917
                 if size > max_size:
                     yield Skip(path, where, "too_large", f"{size} bytes")
                     continue
-                response = storage.retrieve_response(
-                    spider, Request("http://audit.invalid/", meta={"audit_cache_key": fingerprint})
-                )
+                request = Request("http://audit.invalid/", meta={"audit_cache_key": fingerprint})
+                response = storage.retrieve_response(spider, request)
             except Exception as exc:
                 yield Skip(path, where, "unreadable", f"{type(exc).__name__}: {exc}")
                 continue
-            yield where, response
+            yield where, response, request.meta.get("cache_timestamp")
     finally:
         storage.db.close()
 
