@@ -143,7 +143,16 @@ class Auditor:
             if self.text:
                 out["text"] = text
         if self._inspect is not None:
-            out["mojibake"] = self._inspect(text).mojibake
+            found = self._inspect(text)
+            out["mojibake"] = found.mojibake
+            if found.mojibake is not None and found.repaired is not None:
+                at = first_difference(text, found.repaired)
+                if at is not None:
+                    out["mojibake_sample"] = {
+                        "offset": at,
+                        "text": _sample(text, at),
+                        "repaired": _sample(found.repaired, at),
+                    }
         return out
 
 
@@ -178,7 +187,8 @@ def audit_record(
     :data:`SAMPLE` characters either side in both texts, or None); ``text`` (the
     middleware's text, when *text* is true and the texts differ) and ``mojibake`` (the
     kind of mojibake :func:`scrapy_charset.inspect_text` finds in it, when *mojibake* is
-    true).
+    true; with ``mojibake_sample``, the first character its repair changes and up to
+    :data:`SAMPLE` characters either side, before and after, when it can be repaired).
 
         >>> from scrapy_charset import audit_record
         >>> body = '{"name": "C\u00f4te d\u2019Ivoire"}'.encode()

@@ -2,7 +2,10 @@
 
 Memory stays bounded: the counters are keyed by reasons, decision sources and encoding
 names (small fixed sets), and by host up to :data:`MAX_HOSTS` distinct hosts, after which
-new hosts count under :data:`OTHER_HOSTS`.
+new hosts count under :data:`OTHER_HOSTS`. For the HTML report (``samples=True``), at
+most :data:`SAMPLES_PER_KIND` differing responses are kept per change kind (the pair of
+encodings, and whether only U+FFFD differ) for the first :data:`MAX_SAMPLE_KINDS` kinds,
+and as many per kind of mojibake, each with its URL cut to :data:`SAMPLE_URL` characters.
 """
 
 from __future__ import annotations
@@ -10,10 +13,27 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-__all__ = ["MAX_HOSTS", "OTHER_HOSTS", "Summary"]
+__all__ = [
+    "MAX_HOSTS",
+    "MAX_SAMPLE_KINDS",
+    "OTHER_HOSTS",
+    "SAMPLES_PER_KIND",
+    "SAMPLE_URL",
+    "ChangeKind",
+    "Summary",
+]
 
 MAX_HOSTS = 100_000
 OTHER_HOSTS = "(other hosts)"
+#: Samples kept per change kind and per kind of mojibake.
+SAMPLES_PER_KIND = 3
+#: Change kinds that keep samples (the first seen); later kinds are counted only.
+MAX_SAMPLE_KINDS = 64
+#: A sample's URL is cut to this many characters.
+SAMPLE_URL = 500
+
+#: Plain Scrapy's encoding, the package's, and whether the texts differ by U+FFFD only.
+ChangeKind = tuple[str, str, bool]
 
 
 class _Row:
@@ -39,6 +59,55 @@ class _Row:
         }
 
 
+class _HostRow(_Row):
+    """A host's counts, with the encodings and rules that decided and the responses whose
+    declarations named different encodings (an ignored ``*_conflict`` declaration)."""
+
+    __slots__ = ("conflicts", "encodings", "sources")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conflicts = 0
+        self.encodings: Counter[str] = Counter()
+        self.sources: Counter[str] = Counter()
+
+    def add(self, result: dict[str, Any]) -> None:
+        super().add(result)
+        charset = result["charset"]
+        self.encodings[result["encoding"]] += 1
+        self.sources[charset["source"]] += 1
+        self.conflicts += _conflict(charset)
+
+    def merge(self, other: _HostRow) -> None:
+        self.records += other.records
+        self.differs += other.differs
+        self.fffd_only += other.fffd_only
+        self.conflicts += other.conflicts
+        self.encodings.update(other.encodings)
+        self.sources.update(other.sources)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **super().as_dict(),
+            "encodings": _by_count(self.encodings),
+            "sources": _by_count(self.sources),
+            "conflicts": self.conflicts,
+        }
+
+
+def _conflict(charset: dict[str, Any]) -> bool:
+    return any(str(ignored["reason"]).endswith("_conflict") for ignored in charset["ignored"])
+
+
+def _by_count(counter: Counter[str]) -> dict[str, int]:
+    return dict(sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _cut(value: object, limit: int) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "\u2026"
+
+
 def _order(item: tuple[Any, _Row]) -> tuple[int, int, str]:
     key, row = item
     return (-row.differs, -row.records, str(key))
@@ -47,8 +116,9 @@ def _order(item: tuple[Any, _Row]) -> tuple[int, int, str]:
 class Summary:
     """Totals over every record, added in reading order."""
 
-    def __init__(self, *, top: int = 10, mojibake: bool = False) -> None:
+    def __init__(self, *, top: int = 10, mojibake: bool = False, samples: bool = False) -> None:
         self.top = top
+        self.keep_samples = samples
         self.records = 0
         self.bytes = 0
         self.decided = 0
@@ -59,10 +129,15 @@ class Summary:
         self.left_alone: Counter[str] = Counter()
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()
-        self.hosts: dict[str, _Row] = {}
+        self.mojibake_kinds: Counter[str] = Counter()
+        self.hosts: dict[str, _HostRow] = {}
         self.pairs: dict[tuple[str, str], _Row] = {}
         #: Per input (file or cache folder), in the order given.
         self.inputs: dict[str, Counter[str]] = {}
+        #: The first differing responses of each change kind, in reading order.
+        self.samples: dict[ChangeKind, list[dict[str, Any]]] = {}
+        #: The first responses still carrying each kind of mojibake, in reading order.
+        self.mojibake_samples: dict[str, list[dict[str, Any]]] = {}
 
     def _input(self, name: str | None) -> Counter[str]:
         if name is None:
@@ -102,20 +177,60 @@ class Summary:
                 self.differs_fffd_only += 1
         if self.mojibake is not None and result.get("mojibake"):
             self.mojibake += 1
+            kind = str(result["mojibake"])
+            self.mojibake_kinds[kind] += 1
+            if self.keep_samples:
+                self._keep(self.mojibake_samples, kind, result, result.get("mojibake_sample"))
         host = result["host"]
-        row = self.hosts.get(host)
-        if row is None:
+        host_row = self.hosts.get(host)
+        if host_row is None:
             if len(self.hosts) >= MAX_HOSTS:
                 host = OTHER_HOSTS
-                row = self.hosts.get(host)
-            if row is None:
-                row = self.hosts[host] = _Row()
-        row.add(result)
+                host_row = self.hosts.get(host)
+            if host_row is None:
+                host_row = self.hosts[host] = _HostRow()
+        host_row.add(result)
         pair = (result["scrapy_encoding"] or "", result["encoding"])
         row = self.pairs.get(pair)
         if row is None:
             row = self.pairs[pair] = _Row()
         row.add(result)
+        if self.keep_samples and result["differs"]:
+            change: ChangeKind = (*pair, bool(result["fffd_only"]))
+            if change in self.samples or len(self.samples) < MAX_SAMPLE_KINDS:
+                self._keep(self.samples, change, result, result["difference"])
+
+    @staticmethod
+    def _keep(
+        samples: dict[Any, list[dict[str, Any]]],
+        kind: Any,
+        result: dict[str, Any],
+        excerpt: dict[str, Any] | None,
+    ) -> None:
+        kept = samples.setdefault(kind, [])
+        if len(kept) < SAMPLES_PER_KIND:
+            kept.append(
+                {
+                    "url": _cut(result["url"], SAMPLE_URL),
+                    "date": result.get("date"),
+                    "source": result.get("source"),
+                    "record": _cut(result.get("record") or "", SAMPLE_URL),
+                    "fffd": result.get("fffd"),
+                    "excerpt": excerpt,
+                }
+            )
+
+    def host_table(self, limit: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """The *limit* hosts with the most differing responses (then the most responses),
+        and the rest summed up in one row (``hosts``: how many), or None if there is none."""
+        ranked = sorted(self.hosts.items(), key=_order)
+        rows = [{"host": host, **row.as_dict()} for host, row in ranked[:limit]]
+        if len(ranked) <= limit:
+            return rows, None
+        rest = _HostRow()
+        for _, row in ranked[limit:]:
+            rest.merge(row)
+        return rows, {"hosts": len(ranked) - limit, **rest.as_dict()}
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -130,12 +245,10 @@ class Summary:
         }
         if self.mojibake is not None:
             out["mojibake"] = self.mojibake
-        out["sources"] = dict(sorted(self.sources.items(), key=lambda kv: (-kv[1], kv[0])))
-        out["encodings"] = dict(sorted(self.encodings.items(), key=lambda kv: (-kv[1], kv[0])))
-        out["hosts"] = [
-            {"host": host, **row.as_dict()}
-            for host, row in sorted(self.hosts.items(), key=_order)[: self.top]
-        ]
+            out["mojibake_kinds"] = _by_count(self.mojibake_kinds)
+        out["sources"] = _by_count(self.sources)
+        out["encodings"] = _by_count(self.encodings)
+        out["hosts"] = self.host_table(self.top)[0]
         out["inputs"] = [
             {
                 "input": name,
