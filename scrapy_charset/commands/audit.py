@@ -2,6 +2,7 @@
 
     scrapy charset audit .scrapy/httpcache crawl-*.warc.gz
     scrapy charset audit --json --diff-out differ.jsonl --text-out text.jsonl site.wacz
+    scrapy charset audit --html report.html crawl-*.warc.gz
 
 Imported by ``charset.py`` when its options are built: the standard library only, at
 load time; the audit itself (:mod:`scrapy_charset.audit`) loads when it runs.
@@ -28,6 +29,8 @@ _OPTIONS = {
     "jobs": None,
     "top": 10,
     "max_size": None,
+    "html": None,
+    "html_hosts": None,
 }
 
 #: Exit status when some stored responses could not be read.
@@ -66,6 +69,18 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--text-out", metavar="FILE", help="write the corrected text of each differing response"
+    )
+    group.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write the summary as one self-contained HTML page, with samples",
+    )
+    group.add_argument(
+        "--html-hosts",
+        type=_positive,
+        metavar="N",
+        default=None,
+        help="rows of the HTML page's host table, the rest in one row (default: 100)",
     )
     group.add_argument(
         "--mojibake", action="store_true", help="count pages whose text still has mojibake"
@@ -139,6 +154,8 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
     except (NotConfigured, ValueError) as exc:  # CharsetSettingsError is a ValueError
         print(f"scrapy charset audit: {exc}", file=sys.stderr)
         return 1
+    if opts.html_hosts is not None and not opts.html:
+        raise UsageError("--html-hosts goes with --html")
     if not settings.getbool("LOG_ENABLED"):
         _own_warnings_to_stderr()
     options = Options(
@@ -149,8 +166,9 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
         mojibake=opts.mojibake,
         text=bool(opts.text_out),
         progress=sys.stderr.isatty(),
+        samples=bool(opts.html),
     )
-    for path in (opts.diff_out, opts.text_out):
+    for path in (opts.diff_out, opts.text_out, opts.html):
         if path:
             try:
                 open(path, "w").close()
@@ -158,6 +176,11 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
                 raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
     with _open(opts.diff_out) as diff_out, _open(opts.text_out) as text_out:
         summary = audit(sources, options, diff_out=diff_out, text_out=text_out)
+    if opts.html:
+        from scrapy_charset.audit.report import HOSTS, render
+
+        with open(opts.html, "w", encoding="utf-8") as page:
+            page.write(render(summary, hosts=opts.html_hosts or HOSTS))
     if opts.json:
         json.dump(summary.as_dict(), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
