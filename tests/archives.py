@@ -1,6 +1,6 @@
 """Stored crawls for the audit tests: WARC files written with warcio from the demo site's
 pages, and hostile records (a broken HTTP header block, a truncated archive, a record
-over the size limit...).
+over the size limit...; text, URLs and record ids that are markup).
 
 ``python -m tests.archives FOLDER`` writes the demo archive (``demo.warc.gz``), the one
 the documentation's summary table comes from.
@@ -9,6 +9,7 @@ the documentation's summary table comes from.
 from __future__ import annotations
 
 import gzip
+import json
 import sys
 from collections.abc import Iterable
 from io import BytesIO
@@ -74,8 +75,9 @@ class Archive:
         headers: Iterable[tuple[str, str]],
         *,
         status: str = "200 OK",
+        ident: str | None = None,
     ) -> str:
-        ident = self._next_id()
+        ident = ident or self._next_id()
         http = StatusAndHeaders(status, list(headers), protocol="HTTP/1.1")
         record = self.writer.create_warc_record(
             url,
@@ -159,12 +161,60 @@ def write_hostile(stream: Any, *, large: int) -> dict[str, str]:
     return ids
 
 
+#: Text an HTML report must show inert: markup that would close the report's style sheet,
+#: start a script or break out of an attribute, and every bidi embedding, override and
+#: isolate (U+202A-U+202E, U+2066-U+2069), which would reorder the text around them.
+HOSTILE_TEXT = (
+    "</style><script>alert(1)</script>",
+    "\"><img src=x onerror=alert(2)>' onmouseover='alert(3)",
+    "\u202eevil\u202c \u2066iso\u2069 \u202a\u202b\u202d\u2067\u2068 end",
+)
+
+#: URLs an HTML report must not turn into live links, or whose quote must not end an
+#: attribute.
+HOSTILE_URLS = (
+    'http://example.com/a"onmouseover="alert(4)"',
+    'javascript:alert("x")//',
+    'http://a"onmouseover="alert(5)<b>.example/',
+)
+
+#: A record id that is markup.
+HOSTILE_ID = '<urn:"><script>alert(6)</script>>'
+
+
+def write_hostile_text(stream: Any) -> dict[str, str]:
+    """JSON responses labelled with a non-UTF charset over UTF-8 bytes (RFC 8259: JSON is
+    UTF-8, so the texts differ) whose text, URL or record id is markup or reorders text,
+    and an HTML page that stored mojibake around markup; ``{what: record id}``."""
+    archive = Archive(stream)
+    ids = {}
+    labels = ("iso-8859-1", "windows-1250", "koi8-r")
+    for n, (payload, url, label) in enumerate(zip(HOSTILE_TEXT, HOSTILE_URLS, labels, strict=True)):
+        body = json.dumps({"name": "Caf\u00e9 " + payload}, ensure_ascii=False).encode()
+        ids[f"json-{n}"] = archive.response(
+            url,
+            body,
+            [("Content-Type", f"application/json; charset={label}")],
+            ident=HOSTILE_ID if n == 0 else None,
+        )
+    stored = "<p>Caf\u00c3\u00a9 cr\u00c3\u00a8me</style><script>alert(7)</script></p>"
+    ids["mojibake"] = archive.response(
+        "http://example.fr/menu",
+        f"<html><head><title>Menu</title></head><body>{stored}</body></html>".encode(),
+        [("Content-Type", "text/html; charset=utf-8")],
+    )
+    return ids
+
+
 def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "demo.warc.gz", "wb") as stream:
         write_demo(stream)
     print(out / "demo.warc.gz")
+    with open(out / "hostile-text.warc.gz", "wb") as stream:
+        write_hostile_text(stream)
+    print(out / "hostile-text.warc.gz")
 
 
 if __name__ == "__main__":
