@@ -10,8 +10,9 @@ Archived text is hostile input. Everything copied from a record (URL, host, reco
 text excerpts) is escaped for HTML, and the characters that do not show or that reorder
 text (controls, bidi embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069,
 other format characters, lone surrogates) are shown as a visible ``U+XXXX`` mark instead.
-A URL is a link only when it is a plain ``http``/``https`` URL of printable ASCII; any other
-(``javascript:``, ``data:``...) is shown as text.
+A URL is a link only when it is a plain ``http``/``https`` URL of the characters RFC 3986
+allows unescaped; any other (``javascript:``, ``data:``, one with a quote...) is shown as
+text.
 
 The page's size is bounded by the caps, not by the archive: at most *hosts* host rows
 plus one row for the rest, the :data:`SAMPLE_KINDS` most frequent change kinds with
@@ -42,7 +43,9 @@ BARS = 20
 #: Characters of a URL, host or record id shown.
 SHOWN = 300
 
-_LINK = re.compile(r"https?://[!-~]+", re.ASCII | re.IGNORECASE)
+#: A URL made only of the characters RFC 3986 allows unescaped (no quote, no angle
+#: bracket, no backslash, no space), with an http or https scheme and a host.
+_LINK = re.compile(r"https?://[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+", re.ASCII | re.IGNORECASE)
 
 _MARKS = {"\n": "\u21b5", "\t": "\u21e5", "\r": "\u240d"}
 
@@ -53,7 +56,8 @@ h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:32px 0 8px;border-bott
 #d0d7de;padding-bottom:4px}h3{font-size:16px;margin:20px 0 6px}
 p.lead{color:#57606a;margin:0 0 16px}p.note{color:#57606a;font-size:13px;margin:4px 0 10px}
 .cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
-.card{border:1px solid #d0d7de;border-radius:8px;padding:10px 14px;min-width:150px;flex:1}
+.card{border:1px solid #d0d7de;border-radius:8px;padding:10px 14px;min-width:110px;
+flex:1 1 0}
 .card .n{font-size:26px;font-weight:600;display:block}.card .l{color:#57606a;font-size:13px}
 .card.bad{border-color:#cf222e;background:#fff5f5}.card.bad .n{color:#cf222e}
 .card.warn{border-color:#bf8700;background:#fffbea}
