@@ -12,7 +12,10 @@ In one run, over the same records:
 - reading + ``bytes.decode`` (UTF-8, replacing errors): the decoding floor;
 - reading + plain Scrapy (``responsetypes`` and ``TextResponse.text``);
 - ``scrapy charset audit`` with ``--jobs 1`` and ``--jobs 2``, each in a fresh process, its
-  peak resident memory (RSS) included.
+  peak resident memory (RSS) included;
+- the cost of the HTML report: ``--json`` against ``--json --html FILE`` (``--jobs 1``),
+  alternating, ``--html-rounds`` times each (default 3; 0 to skip), as the ratio of the
+  median CPU and wall-clock times, with the page's size.
 
 MB/s counts the decoded body bytes. "Per core" divides by the CPU time used (all
 processes of a run), which stays meaningful on a busy machine where wall-clock time does
@@ -153,14 +156,15 @@ def _plain_scrapy(body: bytes, headers: list[tuple[str, str]], url: str) -> None
         response.text  # noqa: B018 - the decoding is the work
 
 
-def _command(path: Path, jobs: int) -> tuple[float, float, int, dict[str, object]]:
+def _command(path: Path, jobs: int, *more: str) -> tuple[float, float, int, dict[str, object]]:
     """``scrapy charset audit`` in a fresh process: wall-clock and CPU seconds (its worker
     processes included), peak RSS (KB), summary."""
     code = (
         "import resource, subprocess, sys, time\n"
         "start = time.perf_counter()\n"
         "out = subprocess.run([sys.executable, '-m', 'scrapy', 'charset', 'audit', '--json',\n"
-        f"    '--jobs', '{jobs}', {str(path)!r}], capture_output=True, text=True)\n"
+        f"    '--jobs', '{jobs}', *{list(more)!r}, {str(path)!r}], capture_output=True,\n"
+        "    text=True)\n"
         "elapsed = time.perf_counter() - start\n"
         "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "sys.stderr.write(out.stderr)\n"
@@ -184,6 +188,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--records", type=int, default=10_240)
     parser.add_argument("--mean-kb", type=float, default=53.0, help="mean body size (KB)")
     parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2])
+    parser.add_argument(
+        "--html-rounds", type=int, default=3, help="runs each of --json and --json --html"
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as folder:
@@ -223,7 +230,34 @@ def main(argv: list[str] | None = None) -> None:
         for jobs, peak in peaks.items():
             print(f"peak RSS, --jobs {jobs}: {peak / 1024:.0f} MB (largest process)")
         print(f"differs: {summary['differs']}, U+FFFD only: {summary['differs_fffd_only']}")
+        if args.html_rounds:
+            _html_cost(path, args.html_rounds, Path(folder) / "report.html")
         print(f"(this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+
+
+def _html_cost(path: Path, rounds: int, page: Path) -> None:
+    """``--json`` and ``--json --html``, alternating; the ratio of the medians."""
+    import statistics
+
+    times: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    reference: dict[str, object] = {}
+    for _ in range(rounds):
+        for html in (False, True):
+            more = ("--html", str(page)) if html else ()
+            elapsed, cpu, _, summary = _command(path, 1, *more)
+            times[html].append((elapsed, cpu))
+            if html:
+                assert summary == reference, "--html changed the --json output"
+            else:
+                reference = summary
+    wall = [statistics.median(t for t, _ in times[html]) for html in (False, True)]
+    cpu = [statistics.median(c for _, c in times[html]) for html in (False, True)]
+    print(
+        f"--html over --json (--jobs 1, {rounds} alternating runs each, medians): "
+        f"CPU {cpu[1]:.1f} s / {cpu[0]:.1f} s = {cpu[1] / cpu[0]:.3f}x, "
+        f"wall {wall[1]:.1f} s / {wall[0]:.1f} s = {wall[1] / wall[0]:.3f}x; "
+        f"page {page.stat().st_size / 1024:.0f} KB"
+    )
 
 
 if __name__ == "__main__":
