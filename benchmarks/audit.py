@@ -244,8 +244,8 @@ def _html_cost(path: Path, rounds: int, page: Path) -> None:
     for _ in range(rounds):
         for html in (False, True):
             more = ("--html", str(page)) if html else ()
-            elapsed, cpu, _, summary = _command(path, 1, *more)
-            times[html].append((elapsed, cpu))
+            elapsed, used, _, summary = _command(path, 1, *more)
+            times[html].append((elapsed, used))
             if html:
                 assert summary == reference, "--html changed the --json output"
             else:
