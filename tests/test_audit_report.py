@@ -397,6 +397,26 @@ def test_text_is_escaped(value: str, shown: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("before", "after", "marked"),
+    [
+        pytest.param("M\u00c3\u00a9xico", "M\u00e9xico", ("M[\u00c3\u00a9]xico", "M[\u00e9]xico"),
+                     id="one-character-for-two"),
+        # Cut at the same length: what only the shorter reading reaches is not marked.
+        pytest.param("Jap\u00c3\u00a3o, Cor", "Jap\u00e3o, Core",
+                     ("Jap[\u00c3\u00a3]o, Cor", "Jap[\u00e3]o, Core"), id="cut-end-unmarked"),
+        # With no difference before it, extra text at the end is the difference.
+        pytest.param("abc", "abcd", ("abc", "abc[d]"), id="longer-only"),
+        pytest.param("\u4e2d\u6587", "\u6d93\u6783", ("[\u4e2d\u6587]", "[\u6d93\u6783]"),
+                     id="all-different"),
+    ],
+)  # fmt: skip
+def test_differing_characters_are_marked(before: str, after: str, marked: tuple[str, str]) -> None:
+    shown = report.highlighted(before, after)
+    as_brackets = tuple(side.replace("<mark>", "[").replace("</mark>", "]") for side in shown)
+    assert as_brackets == tuple(report.text(side) for side in marked)
+
+
+@pytest.mark.parametrize(
     ("url", "linked"),
     [
         pytest.param("http://example.com/a?b=c&d=%20", True, id="http"),

@@ -55,8 +55,8 @@ margin:0 auto;max-width:1200px;padding:24px 32px;background:#fff}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:32px 0 8px;border-bottom:1px solid
 #d0d7de;padding-bottom:4px}h3{font-size:16px;margin:20px 0 6px}
 p.lead{color:#57606a;margin:0 0 16px}p.note{color:#57606a;font-size:13px;margin:4px 0 10px}
-.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0}
-.card{border:1px solid #d0d7de;border-radius:8px;padding:10px 14px;min-width:110px;
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0}
+.card{border:1px solid #d0d7de;border-radius:8px;padding:10px 12px;min-width:100px;
 flex:1 1 0}
 .card .n{font-size:26px;font-weight:600;display:block}.card .l{color:#57606a;font-size:13px}
 .card.bad{border-color:#cf222e;background:#fff5f5}.card.bad .n{color:#cf222e}
@@ -129,11 +129,22 @@ def link(url: str) -> str:
 
 
 def highlighted(before: str, after: str) -> tuple[str, str]:
-    """Both excerpts as HTML, the characters that differ between them marked."""
+    """Both excerpts as HTML, the characters that differ between them marked.
+
+    The excerpts start at the same offset and have the same length, so where one text has
+    more characters for the same content, the other runs on further: after a difference,
+    characters only one excerpt has at its very end are where they were cut, not another
+    difference, and stay unmarked."""
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    opcodes = matcher.get_opcodes()
     left, right = [], []
-    for op, a1, a2, b1, b2 in matcher.get_opcodes():
-        if op == "equal":
+    for index, (op, a1, a2, b1, b2) in enumerate(opcodes):
+        cut = (
+            index == len(opcodes) - 1
+            and op in ("insert", "delete")
+            and any(earlier[0] != "equal" for earlier in opcodes[:index])
+        )
+        if op == "equal" or cut:
             left.append(text(before[a1:a2]))
             right.append(text(after[b1:b2]))
             continue
