@@ -540,3 +540,39 @@ def test_page_size_is_bounded_by_the_caps() -> None:
         sizes.append(len(page))
     # Ten times the records: only the figures' digits grow.
     assert sizes[1] - sizes[0] < 400
+
+
+def test_host_rows_count_encodings_rules_and_conflicts() -> None:
+    # HTML Standard 13.2.3.1: the Content-Type charset wins over a <meta> naming another
+    # encoding (a conflict); without either, valid UTF-8 is UTF-8.
+    records = [
+        ("a.example", b"<p>caf\xc3\xa9", "text/html; charset=utf-8"),
+        ("a.example", b"<p>caf\xe9", "text/html; charset=windows-1252"),
+        ("a.example", b'<meta charset="utf-8"><p>caf\xe9', "text/html; charset=windows-1252"),
+        ("b.example", b"<p>caf\xc3\xa9", "text/html"),
+        ("c.example", b"<p>caf\xe9", "text/html; charset=windows-1252"),
+    ]
+    summary = Summary()
+    for host, body, content_type in records:
+        summary.add(audit_record(body, {"Content-Type": content_type}, f"http://{host}/"))
+    rows, rest = summary.host_table(1)
+    assert rows == [
+        {
+            "host": "a.example",
+            "records": 3,
+            "differs": 0,
+            "differs_fffd_only": 0,
+            "encodings": {"windows-1252": 2, "UTF-8": 1},
+            "sources": {"header": 3},
+            "conflicts": 1,
+        }
+    ]
+    assert rest == {
+        "hosts": 2,
+        "records": 2,
+        "differs": 0,
+        "differs_fffd_only": 0,
+        "encodings": {"UTF-8": 1, "windows-1252": 1},
+        "sources": {"header": 1, "utf-8": 1},
+        "conflicts": 0,
+    }

@@ -61,36 +61,56 @@ class _Row:
 
 class _HostRow(_Row):
     """A host's counts, with the encodings and rules that decided and the responses whose
-    declarations named different encodings (an ignored ``*_conflict`` declaration)."""
+    declarations named different encodings (an ignored ``*_conflict`` declaration).
 
-    __slots__ = ("conflicts", "encodings", "sources")
+    Most hosts are decided one way throughout: their (encoding, rule) pair is kept alone,
+    and a counter of pairs is made only when a second pair comes.
+    """
+
+    __slots__ = ("conflicts", "decided_as")
 
     def __init__(self) -> None:
         super().__init__()
         self.conflicts = 0
-        self.encodings: Counter[str] = Counter()
-        self.sources: Counter[str] = Counter()
+        self.decided_as: tuple[str, str] | Counter[tuple[str, str]] | None = None
 
     def add(self, result: dict[str, Any]) -> None:
         super().add(result)
         charset = result["charset"]
-        self.encodings[result["encoding"]] += 1
-        self.sources[charset["source"]] += 1
+        pair = (result["encoding"], charset["source"])
+        if self.decided_as is None:
+            self.decided_as = pair
+        elif isinstance(self.decided_as, tuple):
+            if self.decided_as != pair:
+                self.decided_as = Counter({self.decided_as: self.records - 1, pair: 1})
+        else:
+            self.decided_as[pair] += 1
         self.conflicts += _conflict(charset)
 
+    def _pairs(self) -> Counter[tuple[str, str]]:
+        if isinstance(self.decided_as, tuple):
+            return Counter({self.decided_as: self.records})
+        return Counter(self.decided_as or {})
+
     def merge(self, other: _HostRow) -> None:
+        pairs = self._pairs()
+        pairs.update(other._pairs())
+        self.decided_as = pairs
         self.records += other.records
         self.differs += other.differs
         self.fffd_only += other.fffd_only
         self.conflicts += other.conflicts
-        self.encodings.update(other.encodings)
-        self.sources.update(other.sources)
 
     def as_dict(self) -> dict[str, Any]:
+        encodings: Counter[str] = Counter()
+        sources: Counter[str] = Counter()
+        for (encoding, source), count in self._pairs().items():
+            encodings[encoding] += count
+            sources[source] += count
         return {
             **super().as_dict(),
-            "encodings": _by_count(self.encodings),
-            "sources": _by_count(self.sources),
+            "encodings": _by_count(encodings),
+            "sources": _by_count(sources),
             "conflicts": self.conflicts,
         }
 
