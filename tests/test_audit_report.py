@@ -302,8 +302,11 @@ def test_figures_are_the_json_figures(
             assert sample.xpath(".//td//mark")  # the characters that differ
 
 
-def test_the_http_cache_after_a_real_crawl(cache: Path, entry_point: Path, tmp_path: Path) -> None:
-    page, summary, status = run(entry_point, tmp_path, cache, "--mojibake")
+@pytest.mark.parametrize("jobs", [1, 2], ids=["serial", "jobs-2"])
+def test_the_http_cache_after_a_real_crawl(
+    jobs: int, cache: Path, entry_point: Path, tmp_path: Path
+) -> None:
+    page, summary, status = run(entry_point, tmp_path, cache, "--mojibake", jobs=jobs)
     assert status == 0
     tree = parse(page)
     assert comparable(figures(tree)) == expected(summary, report.HOSTS)
