@@ -15,7 +15,7 @@ In one run, over the same records:
   peak resident memory (RSS) included;
 - the cost of the HTML report: ``--json`` against ``--json --html FILE`` (``--jobs 1``),
   alternating, ``--html-rounds`` times each (default 3; 0 to skip), as the ratio of the
-  median CPU and wall-clock times, with the page's size.
+  median CPU and wall-clock times, with the page's size and both peak RSS.
 
 MB/s counts the decoded body bytes. "Per core" divides by the CPU time used (all
 processes of a run), which stays meaningful on a busy machine where wall-clock time does
@@ -240,12 +240,14 @@ def _html_cost(path: Path, rounds: int, page: Path) -> None:
     import statistics
 
     times: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    peaks: dict[bool, int] = {False: 0, True: 0}
     reference: dict[str, object] = {}
     for _ in range(rounds):
         for html in (False, True):
             more = ("--html", str(page)) if html else ()
-            elapsed, used, _, summary = _command(path, 1, *more)
+            elapsed, used, peak, summary = _command(path, 1, *more)
             times[html].append((elapsed, used))
+            peaks[html] = max(peaks[html], peak)
             if html:
                 assert summary == reference, "--html changed the --json output"
             else:
@@ -256,7 +258,8 @@ def _html_cost(path: Path, rounds: int, page: Path) -> None:
         f"--html over --json (--jobs 1, {rounds} alternating runs each, medians): "
         f"CPU {cpu[1]:.1f} s / {cpu[0]:.1f} s = {cpu[1] / cpu[0]:.3f}x, "
         f"wall {wall[1]:.1f} s / {wall[0]:.1f} s = {wall[1] / wall[0]:.3f}x; "
-        f"page {page.stat().st_size / 1024:.0f} KB"
+        f"page {page.stat().st_size / 1024:.0f} KB; peak RSS {peaks[True] / 1024:.0f} MB "
+        f"against {peaks[False] / 1024:.0f} MB"
     )
 
 
