@@ -163,7 +163,7 @@ def _n(value: int) -> str:
 
 
 def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "-"
+    return f"{100 * part / whole:.1f}%"
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -316,7 +316,7 @@ def _headline(data: dict[str, Any], skipped: int, left_alone: int) -> str:
             "would change",
             data["differs"],
             "differs",
-            f"{_share(data['differs'], decided)} of those decoded",
+            f"{_share(data['differs'], decided)} of those decoded" if decided else "",
             "bad" if data["differs"] else "",
         ),
         _card("of which U+FFFD only", data["differs_fffd_only"], "differs_fffd_only"),
