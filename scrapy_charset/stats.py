@@ -29,7 +29,7 @@ def encoding(name: str) -> str:
 
 def sniffed_type(mime_type: str) -> str:
     """``charset/sniffed_type/<type>``: one of the types the MIME Sniffing Standard's
-    rules compute (a fixed set, :data:`scrapy_charset.sniff.mime.COMPUTED_TYPES`)."""
+    rules compute (a fixed set, :data:`scrapy_charset.sniffing.mime.COMPUTED_TYPES`)."""
     return f"{PREFIX}sniffed_type/{mime_type}"
 
 

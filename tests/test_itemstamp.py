@@ -19,8 +19,8 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.addon import Addon
-from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
 from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+from scrapy_charset.responses.decision import Confidence, EncodingDecision, Ignored, Source
 
 DECISION = EncodingDecision(
     encoding="windows-1252",

@@ -17,9 +17,9 @@ from w3lib.encoding import html_to_unicode
 
 from scrapy_charset import decode, sniff
 from scrapy_charset._log import MAX_KEYS
-from scrapy_charset.config import CharsetSettingsError
-from scrapy_charset.middleware import CharsetMiddleware, response_kind
-from scrapy_charset.sniff.detect import Detected
+from scrapy_charset.responses.config import CharsetSettingsError
+from scrapy_charset.responses.middleware import CharsetMiddleware, response_kind
+from scrapy_charset.sniffing.detect import Detected
 from scrapy_charset.whatwg.codecs import codec_name
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 
@@ -544,7 +544,7 @@ def test_detector_is_built_once_and_used(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append((name, window, use_tld))
         return detector
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
+    monkeypatch.setattr("scrapy_charset.responses.middleware.get_detector", get_detector)
     mw = middleware(CHARSET_DETECTOR="chardet", CHARSET_DETECT_WINDOW=100, CHARSET_DETECT_TLD=False)
     for _ in range(2):
         request, result = run(
@@ -562,7 +562,9 @@ def test_failing_detector_falls_to_the_default(
     def detector(body: bytes, url: str | None) -> Detected:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", lambda *a, **k: detector)
+    monkeypatch.setattr(
+        "scrapy_charset.responses.middleware.get_detector", lambda *a, **k: detector
+    )
     mw = middleware()
     for _ in range(2):
         request, result = run(mw, make(HtmlResponse, b"<p>caf\xe9</p>", "text/html"))
@@ -581,7 +583,7 @@ def test_detector_that_cannot_be_built_stops_the_crawl(monkeypatch: pytest.Monke
     def get_detector(name: str, *, window: int, use_tld: bool) -> Any:
         raise ValueError(f"unknown charset detector {name!r}")
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
+    monkeypatch.setattr("scrapy_charset.responses.middleware.get_detector", get_detector)
     with pytest.raises(CharsetSettingsError, match=r"CHARSET_DETECTOR = 'chardet' .*unknown"):
         middleware(CHARSET_DETECTOR="chardet")
 

@@ -32,8 +32,8 @@ from fuzz.pipeline_items import (
     one_input,
 )
 from scrapy_charset.addon import Addon
-from scrapy_charset.config import CharsetSettingsError
 from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
+from scrapy_charset.responses.config import CharsetSettingsError
 from scrapy_charset.signals import charset_alert
 
 DAMAGED = "Café crème".encode().decode("cp1252")  # "CafÃ© crÃ¨me"

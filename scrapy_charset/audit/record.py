@@ -20,8 +20,8 @@ from scrapy.responsetypes import responsetypes
 from scrapy.settings import Settings
 from scrapy.statscollectors import DummyStatsCollector
 
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.middleware import CharsetMiddleware, skip_reason
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.middleware import CharsetMiddleware, skip_reason
 
 if TYPE_CHECKING:
     HeadersLike = Headers | Mapping[Any, Any] | Iterable[tuple[Any, Any]] | None

@@ -1,7 +1,7 @@
 """The decision trail of one response, for ``scrapy charset``.
 
-:func:`explain` runs :func:`scrapy_charset.sniff.sniff` on one body with a
-:class:`~scrapy_charset.sniff.trace.Trace`, so the trail is what each rule of
+:func:`explain` runs :func:`scrapy_charset.sniffing.sniff` on one body with a
+:class:`~scrapy_charset.sniffing.trace.Trace`, so the trail is what each rule of
 "determining the character encoding" saw when the decision was made (BOM, the
 ``Content-Type`` charset, ``<meta>`` or the XML declaration with its byte offset, UTF-8
 validity, detection, the default), and a rule that did not run is shown as such. It sets
@@ -21,12 +21,12 @@ from scrapy import Request
 from scrapy.http import Headers, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.decision import EncodingDecision, Source
-from scrapy_charset.middleware import skip_reason
-from scrapy_charset.sniff import Kind, Trace, sniff
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.transport import combined_value
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.decision import EncodingDecision, Source
+from scrapy_charset.responses.middleware import skip_reason
+from scrapy_charset.sniffing import Kind, Trace, sniff
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.transport import combined_value
 from scrapy_charset.whatwg.codecs import decode
 
 if TYPE_CHECKING:

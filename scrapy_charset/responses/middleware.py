@@ -32,19 +32,19 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_charset import interop
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
 from scrapy_charset._settings import CharsetSettingsError, shown
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.decision import EncodingDecision, Ignored, Source
-from scrapy_charset.sniff import Kind, sniff_with_text
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.mime import UNKNOWN_TYPES
-from scrapy_charset.sniff.transport import combined_value
-from scrapy_charset.sniff.transport import essence as mime_essence
-from scrapy_charset.unknown_type import sniff_unknown_type
+from scrapy_charset.responses import interop
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.decision import EncodingDecision, Ignored, Source
+from scrapy_charset.responses.unknown_type import sniff_unknown_type
+from scrapy_charset.sniffing import Kind, sniff_with_text
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.mime import UNKNOWN_TYPES
+from scrapy_charset.sniffing.transport import combined_value
+from scrapy_charset.sniffing.transport import essence as mime_essence
 from scrapy_charset.whatwg.codecs import decode, response_codec
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def _from_zyte_api(cls: type) -> bool:
 
 def _unknown_type(content_type: str | None) -> bool:
     """True when the ``Content-Type`` leaves the type to the MIME Sniffing Standard's rules
-    (:func:`~scrapy_charset.unknown_type.sniff_unknown_type`): missing, unparsable, or
+    (:func:`~scrapy_charset.responses.unknown_type.sniff_unknown_type`): missing, unparsable, or
     one of the unknown or uninformative types."""
     essence = mime_essence(content_type)
     return essence is None or essence in UNKNOWN_TYPES or essence in _UNINFORMATIVE_TYPES

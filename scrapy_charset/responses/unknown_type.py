@@ -5,7 +5,7 @@ Scrapy picks the response class from the ``Content-Type``, else the URL, else th
 bytes (``scrapy.responsetypes``): a UTF-16 body with a BOM becomes a plain ``Response``,
 an HTML page that does not start with ``<html>`` a ``TextResponse``. Browsers run the MIME
 Sniffing Standard's "rules for identifying an unknown MIME type" instead
-(:mod:`scrapy_charset.sniff.mime`); :func:`sniff_unknown_type` does the same and rebuilds
+(:mod:`scrapy_charset.sniffing.mime`); :func:`sniff_unknown_type` does the same and rebuilds
 the response as the class of the computed type when that is text.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
-from scrapy_charset.sniff.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
-from scrapy_charset.sniff.transport import essence as mime_essence
+from scrapy_charset.sniffing.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
+from scrapy_charset.sniffing.transport import essence as mime_essence
 
 __all__ = ["sniff_unknown_type"]
 
@@ -30,7 +30,7 @@ def sniff_unknown_type(
     response: Response, uninformative: frozenset[str] = frozenset()
 ) -> tuple[Response, str | None]:
     """MIME Sniffing Standard, 7.1, for a response whose ``Content-Type`` is missing, one
-    of :data:`~scrapy_charset.sniff.mime.UNKNOWN_TYPES` or one of *uninformative*.
+    of :data:`~scrapy_charset.sniffing.mime.UNKNOWN_TYPES` or one of *uninformative*.
 
     Returns ``(response, computed type)``: the response rebuilt as the class of the
     computed type when that is text and Scrapy chose a generic class (a plain ``Response``

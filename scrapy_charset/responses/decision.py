@@ -89,7 +89,7 @@ class EncodingDecision:
     the byte offset of an in-document declaration. ``detector`` and ``score`` are set when
     the source is ``"detected"``. ``sniffed_type`` is the MIME type the MIME Sniffing
     Standard's rules computed for a response with no or an uninformative ``Content-Type``
-    (:mod:`scrapy_charset.sniff.mime`), else None.
+    (:mod:`scrapy_charset.sniffing.mime`), else None.
     """
 
     encoding: str

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
-from scrapy_charset.sniff.prescan import get_xml_encoding, prescan, utf16_xml_declaration
-from scrapy_charset.sniff.trace import (
+from scrapy_charset.responses.decision import Confidence, EncodingDecision, Ignored, Source
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.fallback import DEFAULT_ENCODING
+from scrapy_charset.sniffing.prescan import get_xml_encoding, prescan, utf16_xml_declaration
+from scrapy_charset.sniffing.trace import (
     BomSeen,
     DeclarationSeen,
     DetectionSeen,
@@ -28,8 +28,8 @@ from scrapy_charset.sniff.trace import (
     Trace,
     Utf8Seen,
 )
-from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import (
+from scrapy_charset.sniffing.transport import charset_parameter
+from scrapy_charset.sniffing.utf8 import (
     decode_utf8,
     has_iso2022jp_escapes,
     is_utf8,
@@ -177,7 +177,7 @@ def xml_declaration_step(ctx: _Context) -> EncodingDecision | None:
 
 def utf8_step(ctx: _Context) -> EncodingDecision | None:
     """The scraping side's rule: an undeclared body that is valid UTF-8 is UTF-8, and so
-    is one that is mostly UTF-8 (:mod:`scrapy_charset.sniff.utf8`): the decision then
+    is one that is mostly UTF-8 (:mod:`scrapy_charset.sniffing.utf8`): the decision then
     names the rule as its detector, with the counts. Seven-bit ISO-2022-JP text is left
     to detection."""
     if ctx.want_text:
