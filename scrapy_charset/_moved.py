@@ -14,16 +14,17 @@ the import system rebinding the package's ``sniff`` attribute (the function) to 
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
 import sys
-import warnings
-from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     import importlib.abc
+    import importlib.machinery
+    from collections.abc import Sequence
+
+# importlib and warnings load only when an old path is used: the package's import stays
+# as light as before.
 
 #: Each old module path and its new one. ``scrapy_charset.sniff.<name>`` maps to
 #: ``scrapy_charset.sniffing.<name>`` for every module of the package.
@@ -49,6 +50,8 @@ def new_name(old: str) -> str | None:
 
 
 def _warn(old: str, new: str) -> None:
+    import warnings
+
     warnings.warn(
         f"{old} moved to {new} in scrapy-charset 0.2.0; the old path will be removed "
         "in the next release",
@@ -67,6 +70,8 @@ class _Forward(ModuleType):
         self._warn_on_use = warn_on_use
 
     def _target(self) -> ModuleType:
+        import importlib
+
         return importlib.import_module(self._new)
 
     def __getattr__(self, name: str) -> object:
@@ -89,6 +94,8 @@ class _Loader:
         return _Forward(self._old, self._new, warn_on_use=False)
 
     def exec_module(self, module: ModuleType) -> None:
+        import importlib
+
         _warn(self._old, self._new)
         importlib.import_module(self._new)  # a typo in the old path fails here, by name
 
@@ -105,6 +112,7 @@ class _Finder:
         new = new_name(fullname)
         if new is None:
             return None
+        import importlib.machinery
         import importlib.util
 
         if importlib.util.find_spec(new) is None:
