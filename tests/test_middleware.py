@@ -721,7 +721,8 @@ def _replaced_request(meta: dict[str, Any] | None = None) -> ReplacedRequest:
     a middleware below this one (a retry, a proxy or a cache one) sent a copy."""
     request = Request(URL, meta=dict(meta or {}))
     sent = Request(URL, meta=dict(meta or {}))
-    assert sent is not request and sent.meta is not request.meta
+    assert sent is not request
+    assert sent.meta is not request.meta
     response = HtmlResponse(
         url=URL,
         body="<p>Café</p>".encode("cp1252"),
