@@ -379,3 +379,37 @@ def test_the_middleware_classifies_once(monkeypatch: pytest.MonkeyPatch) -> None
     result = middleware.process_response(request, response)
     assert type(result) is HtmlResponse
     assert built == ["windows-1252"]
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        pytest.param(
+            "utf16-bom-untyped",
+            "Sniffed type  text/plain (MIME Sniffing Standard, 7.1), read as TextResponse",
+            id="utf16-bom",
+        ),
+        pytest.param(
+            "untyped-late-meta",
+            "Sniffed type  text/html (MIME Sniffing Standard, 7.1), read as HtmlResponse",
+            id="late-meta",
+        ),
+        pytest.param(
+            "octet-stream-binary",
+            "Sniffed type  application/octet-stream (MIME Sniffing Standard, 7.1)",
+            id="binary",
+        ),
+    ],
+)
+def test_the_trail_shows_the_sniffed_type(name: str, line: str) -> None:
+    from scrapy_charset.commands.trail import render
+
+    case = CASES[name]
+    assert line in render(explain(case.body, url=case.url, headers=case.headers)).splitlines()
+
+
+def test_a_typed_trail_shows_no_sniffed_type() -> None:
+    from scrapy_charset.commands.trail import render
+
+    case = CASES["typed-html-header"]
+    assert "Sniffed type" not in render(explain(case.body, url=case.url, headers=case.headers))
