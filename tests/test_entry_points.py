@@ -59,7 +59,11 @@ class Case:
     def by_file(self) -> bool:
         """What ``scrapy charset --file`` can say: a body, a Content-Type, a URL and a
         label."""
-        return set(self.headers) <= {"Content-Type"} and set(self.meta) <= {"charset_encoding"}
+        return (
+            set(self.headers) <= {"Content-Type"}
+            and set(self.meta) <= {"charset_encoding"}
+            and self.override == self.meta.get("charset_encoding")
+        )
 
     @property
     def by_audit(self) -> bool:
@@ -171,6 +175,23 @@ CASES = {
         ("windows-1251", "override", "html", None),
         meta={"charset_encoding": "windows-1251"},
     ),
+    # An unknown label is ignored, and cut to 40 characters in the decision of every
+    # entry point; the undeclared body is valid UTF-8.
+    "long-unknown-label": Case(
+        "<p>Café</p>".encode(),
+        {"Content-Type": "text/html; charset=" + "x" * 300},
+        "http://127.0.0.1/fr/",
+        ("UTF-8", "utf-8", "html", None),
+    ),
+    # An override that is not a string is recorded as an unknown label, then the header
+    # decides (a meta value the command and the audit cannot carry).
+    "override-not-a-string": Case(
+        "<p>Café</p>".encode("cp1252"),
+        {"Content-Type": "text/html; charset=windows-1252"},
+        "http://127.0.0.1/fr/",
+        ("windows-1252", "header", "html", None),
+        meta={"charset_encoding": 1252},
+    ),
     "skipped-type": Case(
         b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n",
         {"Content-Type": "application/pdf"},
@@ -249,12 +270,17 @@ def by_decide(case: Case) -> tuple[tuple[Any, ...], dict[str, Any] | None]:
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_every_entry_point_gives_the_same_decision(case: Case) -> None:
     answers = {"middleware": by_middleware(case), "decide": by_decide(case)}
-    if case.by_file or not case.meta:  # the command takes a label, not other meta keys
+    if case.by_file:  # the command takes a label, not other meta keys
         answers["explain"] = by_explain(case)
     if case.by_audit:
         answers["audit"] = by_audit(case)
     for name, (found, decision) in answers.items():
         assert found == case.expected, name
+        if decision is not None:
+            assert all(
+                len(i["label"]) <= 40 + len("... (cut, 1000 characters)")
+                for i in decision["ignored"]
+            )
         # The whole decision, not only its summary: ignored declarations, detector...
         assert decision == answers["middleware"][1], name
 
@@ -413,3 +439,15 @@ def test_a_typed_trail_shows_no_sniffed_type() -> None:
 
     case = CASES["typed-html-header"]
     assert "Sniffed type" not in render(explain(case.body, url=case.url, headers=case.headers))
+
+
+def test_the_recorded_ignored_labels() -> None:
+    """The decision is whole as decide() returns it: the override that is not a label
+    first, the labels cut."""
+    for name, ignored in {
+        "long-unknown-label": [("header", "x" * 40 + "... (cut, 300 characters)")],
+        "override-not-a-string": [("override", "1252 (int, not a string)")],
+    }.items():
+        _, decision = by_decide(CASES[name])
+        assert decision is not None
+        assert [(i["source"], i["label"]) for i in decision["ignored"]] == ignored, name

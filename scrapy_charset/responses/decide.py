@@ -234,7 +234,7 @@ class _FromConfig:
         return "FROM_CONFIG"
 
 
-FROM_CONFIG: Any = _FromConfig()
+FROM_CONFIG = _FromConfig()
 
 
 def decide(
@@ -244,7 +244,7 @@ def decide(
     trace: Trace | None = None,
     *,
     kind: Kind | None = None,
-    detector: Detector | None = FROM_CONFIG,
+    detector: Detector | _FromConfig | None = FROM_CONFIG,
 ) -> Outcome:
     """The outcome for *response* (downloaded for *request*) under *config*.
 
@@ -285,15 +285,15 @@ def decide(
         cls = _KIND_CLASSES[kind]
     assert issubclass(cls, TextResponse)
     override, not_a_label = _override(request)
+    if isinstance(detector, _FromConfig):
+        detector = _configured_detector(config.detector, config.detect_window, config.detect_tld)
     decision, text = sniff_with_text(
         body,
         content_type,
         response.url,
         kind=kind,
         override=override,
-        detector=_configured_detector(config.detector, config.detect_window, config.detect_tld)
-        if detector is FROM_CONFIG
-        else detector,
+        detector=detector,
         default=config.default_encoding if kind in ("html", "text") else None,
         trace=trace,
         ignored=() if not_a_label is None else (not_a_label,),
