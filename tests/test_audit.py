@@ -748,3 +748,12 @@ def test_differs_text_counts_only_differences_beyond_fffd(
     assert lines["Text differs from plain Scrapy's"] == str(differs)
     assert lines["by U+FFFD only"] == str(fffd_only)
     assert lines["different text"] == str(differs_text)
+
+
+def test_an_unknown_detector_is_a_settings_error_as_in_a_crawl() -> None:
+    from scrapy_charset import CharsetSettingsError
+    from scrapy_charset.audit.record import Auditor
+    from scrapy_charset.responses.config import CharsetConfig
+
+    with pytest.raises(CharsetSettingsError, match="CHARSET_DETECTOR = 'nope'"):
+        Auditor(CharsetConfig(detector="nope"))

@@ -18,7 +18,7 @@ from scrapy import Request
 from scrapy.http import Headers, TextResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.config import CharsetConfig, CharsetSettingsError
 from scrapy_charset.responses.decide import Skipped, decide, rebuild
 from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
 
@@ -65,7 +65,14 @@ def _host(url: str) -> str:
 def _guarded(config: CharsetConfig) -> Detector | None:
     """The detector *config* names; a failure on one body lets the default decide it, as
     in a crawl (where the middleware also logs it once)."""
-    found = get_detector(config.detector, window=config.detect_window, use_tld=config.detect_tld)
+    try:
+        found = get_detector(
+            config.detector, window=config.detect_window, use_tld=config.detect_tld
+        )
+    except ValueError as exc:  # as the middleware reports it
+        raise CharsetSettingsError(
+            "CHARSET_DETECTOR", config.detector, "'default', 'none' or a detector name", str(exc)
+        ) from None
     if found is None:
         return None
     detector: Detector = found
