@@ -711,6 +711,49 @@ def test_response_without_request_gets_meta_later() -> None:
     assert result.meta["charset"]["encoding"] == "UTF-8"
 
 
+class ReplacedRequest(NamedTuple):
+    request: Request
+    response: Response
+
+
+def _replaced_request(meta: dict[str, Any] | None = None) -> ReplacedRequest:
+    """A response whose ``.request`` is not the request passed to ``process_response``:
+    a middleware below this one (a retry, a proxy or a cache one) sent a copy."""
+    request = Request(URL, meta=dict(meta or {}))
+    sent = Request(URL, meta=dict(meta or {}))
+    assert sent is not request
+    assert sent.meta is not request.meta
+    response = HtmlResponse(
+        url=URL,
+        body="<p>Café</p>".encode("cp1252"),
+        headers={"Content-Type": "text/html; charset=windows-1252"},
+        request=sent,
+    )
+    return ReplacedRequest(request, response)
+
+
+def test_the_replaced_request_is_tagged_too() -> None:
+    """What the spider reads, ``response.meta``, is the meta of ``response.request``."""
+    mw = middleware()
+    request, response = _replaced_request()
+    result = mw.process_response(request, response)
+    assert isinstance(result, TextResponse)
+    assert result.request is response.request
+    assert result.meta["charset"]["encoding"] == "windows-1252"
+    assert result.meta["charset"]["source"] == "header"
+    assert request.meta["charset"] == result.meta["charset"]
+
+
+def test_a_skipped_response_drops_the_stale_tag_of_the_replaced_request() -> None:
+    stale = sniff(b"<p>stale</p>").as_dict()
+    mw = middleware()
+    request, response = _replaced_request({"charset": stale, "dont_charset": True})
+    assert mw.process_response(request, response) is response
+    assert response.request is not None
+    assert "charset" not in response.request.meta
+    assert "charset" not in request.meta
+
+
 @pytest.mark.parametrize(
     ("codec", "encoding", "query"),
     [

@@ -50,8 +50,6 @@ _auditor: Auditor | None = None
 
 def _start_worker(config: CharsetConfig, text: bool, mojibake: bool) -> None:
     global _auditor
-    # The middleware's warnings are about a crawl's sites; the audit reports its own.
-    logging.getLogger("scrapy_charset.responses.middleware").setLevel(logging.ERROR)
     # Plain Scrapy's detection (charset-normalizer) logs each guess at DEBUG.
     logging.getLogger("charset_normalizer").setLevel(logging.WARNING)
     _auditor = Auditor(config, text=text, mojibake=mojibake)
