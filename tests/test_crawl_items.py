@@ -392,3 +392,49 @@ def test_crawl_never_replaces_a_users_title_or_url(tmp_path: Path) -> None:
     assert stats["charset/stamp/items"] == 1
     assert result.log.count("hold their own value in the 'title' field") == 2  # per class
     assert result.log.count("hold their own value in the 'url' field") == 2
+
+
+# --- With the ADDONS line only: damage attributed, small crawls explained -----------------
+
+
+def test_crawl_attributes_damage_to_the_decision_with_addons_only(tmp_path: Path) -> None:
+    """No CHARSET_ITEM_FIELD: the items are not stamped, yet their damage is attributed to
+    the decision of the response each came from, in the stats and in the alerts."""
+    record = tmp_path / "alerts.jsonl"
+    good = [
+        {"name": DAMAGED},
+        _item("Unstamped", name=DAMAGED),
+        _item("DataProduct", name=DAMAGED),
+        _item("AttrsProduct", name=DAMAGED),
+        _item("PydanticProduct", name=DAMAGED),
+    ] * 2
+    bad = [{"title": f"Caf\ufffd {i}"} for i in range(10)]
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good", f"{base}/bad"],
+            {
+                "ADDONS": {"scrapy_charset.addon.Addon": 0},
+                "EXTENSIONS": {f"{MODULE}.AlertRecorder": 0},
+                "ALERT_RECORD": str(record),
+                "CHARSET_ALERT_MIN_ITEMS": 5,
+            },
+            items={f"{base}/good": good, f"{base}/bad": bad},
+        )
+    good_source = result.response("/good")["meta_charset"]["source"]
+    bad_source = result.response("/bad")["meta_charset"]["source"]
+    assert (good_source, bad_source) == ("header", "detected")
+    stats = result.charset_stats()
+    assert stats["charset/mojibake/source/header"] == 10
+    assert stats["charset/replacement/source/detected"] == 10
+    assert not [key for key in stats if key.endswith("/source/unknown")]
+    assert "charset/stamp/items" not in stats
+    assert "charset/items/sources_evicted" not in stats
+    assert all(item.get("encoding") is None for item in result.items)  # not stamped
+    assert "decided by header (5); e.g." in result.log
+    assert (
+        "Charset alert: replacement in field 'title': 100.0% of 5 items; decided by "
+        "detected (5); e.g." in result.log
+    )
+    alerts = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    sources = {a["field"]: a["sources"] for a in alerts if "sources" in a}
+    assert sources == {"name": {"header": 5}, "title": {"detected": 5}}

@@ -188,6 +188,55 @@ def test_sources_come_from_the_stamp() -> None:
     assert "charset/replacement/field/encoding.label" not in got
 
 
+def _response(source: str) -> Any:
+    from scrapy.http import HtmlResponse
+
+    decision: dict[str, Any] = {
+        "encoding": "windows-1252",
+        "source": source,
+        "label": None,
+        "confidence": "certain",
+        "ignored": [],
+    }
+    meta = {"charset": decision}
+    request = scrapy.Request("http://example.com/", meta=meta)
+    return HtmlResponse("http://example.com/", body=b"<p>x", request=request)
+
+
+@pytest.mark.parametrize("factory", ITEMS)
+def test_sources_come_from_the_spider_middleware_by_default(factory: Any) -> None:
+    from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+
+    pipeline = make()
+    middleware = build_from_crawler(CharsetItemStampMiddleware, pipeline.crawler)
+    item = middleware.get_processed_item(factory(), _response("header"))
+    pipeline.process_item(item)
+    got = stats(pipeline)
+    assert got["charset/mojibake/source/header"] == 1
+    assert "charset/mojibake/source/unknown" not in got
+    assert "encoding" not in ItemAdapter(item)  # no field written
+    assert len(pipeline.sources) == 0
+
+
+def test_items_dropped_before_the_pipeline_are_forgotten() -> None:
+    from scrapy import signals
+
+    from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+
+    pipeline = make()
+    middleware = build_from_crawler(CharsetItemStampMiddleware, pipeline.crawler)
+    dropped, failed, filtered = {"a": "1"}, {"a": "2"}, {"a": "3"}
+    for item in (dropped, failed, filtered):
+        middleware.get_processed_item(item, _response("meta"))
+    assert len(pipeline.sources) == 3
+    send = pipeline.crawler.signals.send_catch_log
+    send(signals.item_dropped, item=dropped, response=None, exception=Exception(), spider=None)
+    send(signals.item_error, item=failed, response=None, spider=None, failure=None)
+    assert len(pipeline.sources) == 1  # the filtered one waits, within the bound
+    pipeline.close_spider()
+    assert len(pipeline.sources) == 0
+
+
 def test_field_paths_are_bounded() -> None:
     pipeline = make({"CHARSET_MAX_FIELD_PATHS": 2})
     pipeline.process_item({f"f{i}": "x\ufffd" for i in range(5)})

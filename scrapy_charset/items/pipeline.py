@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.items.stamp import STAMP_KEYS
+from scrapy_charset.items.stamp import STAMP_KEYS, item_sources
 from scrapy_charset.items.textcheck import inspect_text
 from scrapy_charset.signals import charset_alert
 
@@ -184,6 +185,11 @@ class CharsetPipeline:
         self._paths: set[str] = set()
         self._warn = Once(logger, extra={"crawler": crawler})
         self._closing = False
+        # Filled by the spider middleware (CharsetItemStampMiddleware); what an item
+        # dropped or failed before this pipeline left there is forgotten at once.
+        self.sources = item_sources(crawler)
+        crawler.signals.connect(self._forget, signal=signals.item_dropped)
+        crawler.signals.connect(self._forget, signal=signals.item_error)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -202,9 +208,10 @@ class CharsetPipeline:
         try:
             if not ItemAdapter.is_item(item):
                 return item
+            source = self.sources.pop(item)
             self.stats.inc_value(keys.ITEMS_CHECKED)
             adapter = ItemAdapter(item)
-            scan = self._scan(adapter)
+            scan = self._scan(adapter, source)
             for edit in scan.edits:
                 journal.write(edit)
             if scan.changes and self.config.repairs_field:
@@ -219,9 +226,9 @@ class CharsetPipeline:
 
     # --- scan: read everything, change nothing ---------------------------------------------
 
-    def _scan(self, adapter: ItemAdapter) -> _Scan:
+    def _scan(self, adapter: ItemAdapter, source: str | None) -> _Scan:
         config = self.config
-        scan = _Scan(source=self._source(adapter))
+        scan = _Scan(source=source or self._stamped_source(adapter))
         for key in list(adapter.keys()):
             value = adapter.get(key)
             if key == config.item_field and _is_stamp(value):
@@ -316,7 +323,8 @@ class CharsetPipeline:
             return _SAME
         return new if type(text) is str else type(text)(new)
 
-    def _source(self, adapter: ItemAdapter) -> str | None:
+    def _stamped_source(self, adapter: ItemAdapter) -> str | None:
+        """The source on the item's stamp, for an item the spider middleware did not see."""
         field = self.config.item_field
         if not field:
             return None
@@ -379,7 +387,7 @@ class CharsetPipeline:
         if scan.skipped:
             inc(keys.SKIPPED_VALUES, scan.skipped)
         self._count(scan.found, scan.chars, scan.source)
-        self._decide(scan.found, scan.samples, scan.source)
+        self._decide(scan)
 
     def _count(self, found: dict[str, set[str]], chars: int, source: str | None) -> None:
         inc = self.stats.inc_value
@@ -419,11 +427,11 @@ class CharsetPipeline:
 
     # --- deciding (alerts.py) and acting -------------------------------------------------
 
-    def _decide(
-        self, found: dict[str, set[str]], samples: dict[str, str], source: str | None
-    ) -> None:
-        for path, kinds in found.items():
-            for alert in self.rules.observe(path, kinds, value=samples.get(path), source=source):
+    def _decide(self, scan: _Scan) -> None:
+        for path, kinds in scan.found.items():
+            for alert in self.rules.observe(
+                path, kinds, value=scan.samples.get(path), source=scan.source
+            ):
                 self._alert(alert)
         limit = self.config.close_spider_rate
         if limit and not self._closing:
@@ -461,6 +469,12 @@ class CharsetPipeline:
             sources=dict(alert.sources),
             spider=self.crawler.spider,
         )
+
+    def close_spider(self, spider: Any = None) -> None:
+        self.sources.clear()
+
+    def _forget(self, item: Any) -> None:
+        self.sources.discard(item)
 
     def _close(self, path: str, kind: str, rate: float) -> None:
         self._closing = True
