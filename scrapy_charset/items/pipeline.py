@@ -52,6 +52,9 @@ logger = logging.getLogger(__name__)
 #: The finish reason when ``CHARSET_CLOSE_SPIDER_RATE`` closes the spider.
 CLOSE_REASON = "charset_damage"
 
+#: Fields the closing note names; it counts the others.
+_NOTE_FIELDS = 5
+
 #: Nesting deeper than this is not walked (counted in ``charset/items/skipped_values``).
 _MAX_DEPTH = 32
 
@@ -428,9 +431,16 @@ class CharsetPipeline:
     # --- deciding (alerts.py) and acting -------------------------------------------------
 
     def _decide(self, scan: _Scan) -> None:
+        repaired: dict[str, set[str]] = {}
+        for name, kind in scan.repaired:
+            repaired.setdefault(name, set()).add(kind)
         for path, kinds in scan.found.items():
             for alert in self.rules.observe(
-                path, kinds, value=scan.samples.get(path), source=scan.source
+                path,
+                kinds,
+                value=scan.samples.get(path),
+                source=scan.source,
+                repaired=repaired.get(path, ()),
             ):
                 self._alert(alert)
         limit = self.config.close_spider_rate
@@ -448,12 +458,13 @@ class CharsetPipeline:
         )
         logger.warning(
             "Charset alert: %(kind)s in field %(field)r: %(rule)s; decided by %(sources)s; "
-            "e.g. %(samples)r",
+            "%(repairs)se.g. %(samples)r",
             {
                 "kind": alert.kind,
                 "field": alert.field,
                 "rule": rule,
                 "sources": ", ".join(f"{k} ({n})" for k, n in alert.sources.items()) or "?",
+                "repairs": "" if alert.kind == REPLACEMENT else self._repairs(alert) + "; ",
                 "samples": list(alert.samples),
             },
             extra={"crawler": self.crawler},
@@ -467,11 +478,54 @@ class CharsetPipeline:
             rate=alert.rate,
             samples=list(alert.samples),
             sources=dict(alert.sources),
+            repaired=alert.repaired,
             spider=self.crawler.spider,
         )
 
+    def _repairs(self, alert: Alert) -> str:
+        """Whether a mojibake alert's values were repaired, for its log line."""
+        why = "" if self.config.repair else " (CHARSET_REPAIR_ENABLED is False)"
+        if alert.repaired == alert.damaged:
+            return f"all {alert.damaged} repaired"
+        if not alert.repaired:
+            return f"none repaired{why}"
+        return f"{alert.repaired} of {alert.damaged} repaired"
+
+    # --- closing: what the rules could not judge ---------------------------------------
+
     def close_spider(self, spider: Any = None) -> None:
         self.sources.clear()
+        try:
+            self._note_unjudged()
+        except Exception as error:  # the closing note must not fail the close
+            self._failed(error)
+
+    def _note_unjudged(self) -> None:
+        """One INFO line when damage was seen in fields with fewer items than the rate
+        rule needs, and no rule fired for it: it would otherwise go unmentioned."""
+        unjudged = self.rules.unjudged()
+        if not unjudged:
+            return
+        parts = []
+        for entry in unjudged[:_NOTE_FIELDS]:
+            kind = "U+FFFD" if entry.kind == REPLACEMENT else entry.kind
+            part = f"{entry.field!r} {kind} in {entry.damaged} of {entry.items} items"
+            if entry.kind != REPLACEMENT:
+                part += f", {entry.repaired or 'none'} repaired"
+            parts.append(part)
+        if len(unjudged) > _NOTE_FIELDS:
+            parts.append(f"and {len(unjudged) - _NOTE_FIELDS} more")
+        logger.info(
+            "Charset: %(damaged)d damaged values raised no alert: the rate rule judges a field "
+            "after CHARSET_ALERT_MIN_ITEMS = %(min_items)d items carrying it, and these had "
+            "fewer: %(fields)s",
+            {
+                "damaged": sum(entry.damaged for entry in unjudged),
+                "min_items": self.config.alert_min_items,
+                "fields": "; ".join(parts),
+            },
+            extra={"crawler": self.crawler},
+        )
 
     def _forget(self, item: Any) -> None:
         self.sources.discard(item)
