@@ -21,6 +21,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.addon import Addon
+from scrapy_charset.items.pipeline import CharsetPipeline
 from scrapy_charset.items.stamp import (
     MAX_PENDING,
     CharsetItemStampMiddleware,
@@ -85,9 +86,14 @@ class PydanticWithout(pydantic.BaseModel):
     name: str
 
 
-def middleware(field: str | None = "encoding") -> CharsetItemStampMiddleware:
+def middleware(
+    field: str | None = "encoding", *, pipeline: bool = True
+) -> CharsetItemStampMiddleware:
+    """The middleware of a crawler, with the item pipeline that takes the sources."""
     settings = {"CHARSET_ITEM_FIELD": field} if field else {}
     crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+    if pipeline:
+        build_from_crawler(CharsetPipeline, crawler)
     return build_from_crawler(CharsetItemStampMiddleware, crawler)
 
 
@@ -301,6 +307,16 @@ def test_the_middleware_counts_and_warns_once_past_the_bound(
     warned = [r for r in caplog.records if "waiting between" in r.getMessage()]
     assert len(warned) == 1
     assert "More than 2 items" in warned[0].getMessage()
+
+
+def test_without_the_pipeline_no_source_is_kept() -> None:
+    """A project that disabled the pipeline (``ITEM_PIPELINES = {...: None}``): nothing
+    would take the sources, so none is kept."""
+    mw = middleware(None, pipeline=False)
+    assert mw.sources is not None
+    for _ in range(5):
+        mw.get_processed_item({"name": "x"}, response())
+    assert len(mw.sources) == 0
 
 
 def test_the_pipeline_shares_the_crawlers_sources() -> None:

@@ -191,6 +191,7 @@ class CharsetPipeline:
         # Filled by the spider middleware (CharsetItemStampMiddleware); what an item
         # dropped or failed before this pipeline left there is forgotten at once.
         self.sources = item_sources(crawler)
+        self.sources.consumed = True
         crawler.signals.connect(self._forget, signal=signals.item_dropped)
         crawler.signals.connect(self._forget, signal=signals.item_error)
 

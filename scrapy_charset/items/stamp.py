@@ -81,6 +81,8 @@ class ItemSources:
     def __init__(self, limit: int = MAX_PENDING) -> None:
         self.limit = limit
         self.evicted = 0
+        #: Set by the item pipeline: without one to take them, sources are not kept.
+        self.consumed = False
         self._pending: OrderedDict[int, tuple[Any, str]] = OrderedDict()
 
     def __len__(self) -> int:
@@ -179,9 +181,10 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
             decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
-        if self.sources is not None and isinstance(decision, Mapping):
+        sources = self.sources
+        if sources is not None and sources.consumed and isinstance(decision, Mapping):
             source = decision.get("source")
-            if source and self.sources.remember(item, str(source)):
+            if source and sources.remember(item, str(source)):
                 self._evicted()
         if self.field is None:
             return
