@@ -134,7 +134,7 @@ class Addon:
         self._add_middleware(settings)
         if item_side.enabled:
             self._add_item_checks(settings)
-        if item_side.item_field:
+        if item_side.enabled or item_side.item_field:
             self._add_item_stamp(settings)
 
     def _add_middleware(self, settings: BaseSettings) -> None:
@@ -160,7 +160,8 @@ class Addon:
         )
 
     def _add_item_stamp(self, settings: BaseSettings) -> None:
-        """The item stamp spider middleware, when ``CHARSET_ITEM_FIELD`` names a field."""
+        """The item stamp spider middleware: it tells the pipeline each item's decision
+        source and, when ``CHARSET_ITEM_FIELD`` names a field, stamps the items."""
         from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 
         settings.setdefault_in_component_priority_dict(
