@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 
 from benchmarks._growth import best_time, growth_exponent
-from scrapy_charset.sniff import sniff
-from scrapy_charset.sniff.detect import DEFAULT_BACKEND, get_detector
-from scrapy_charset.sniff.detectors import BACKENDS, answer_encoding, make_backend
+from scrapy_charset.sniffing import sniff
+from scrapy_charset.sniffing.detect import DEFAULT_BACKEND, get_detector
+from scrapy_charset.sniffing.detectors import BACKENDS, answer_encoding, make_backend
 from scrapy_charset.whatwg.codecs import decode
 from tests.corpus import COMMON, LENGTHS, Page, pages
 

@@ -19,9 +19,9 @@ from functools import partial
 
 from benchmarks._growth import best_time, growth_exponent
 from scrapy_charset import sniff
-from scrapy_charset.sniff.detect import get_detector
-from scrapy_charset.sniff.prescan import prescan
-from scrapy_charset.sniff.transport import charset_parameter
+from scrapy_charset.sniffing.detect import get_detector
+from scrapy_charset.sniffing.prescan import prescan
+from scrapy_charset.sniffing.transport import charset_parameter
 
 SIZES = [1_000, 4_000, 16_000, 64_000, 256_000, 1_000_000]
 TARGET = 1.15

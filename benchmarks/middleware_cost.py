@@ -33,7 +33,7 @@ def _crawler_middleware() -> Any:
     from scrapy.utils.reactor import install_reactor, is_reactor_installed
     from scrapy.utils.test import get_crawler
 
-    from scrapy_charset.middleware import CharsetMiddleware
+    from scrapy_charset.responses.middleware import CharsetMiddleware
 
     if not is_reactor_installed():
         install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")

@@ -20,11 +20,11 @@ if __name__ == "__main__":  # pragma: no cover - coverage feedback for the packa
 
     with atheris.instrument_imports(include=["scrapy_charset"]):
         # The package loads its names lazily: import the modules the target calls.
-        import scrapy_charset.sniff
+        import scrapy_charset.sniffing
         import scrapy_charset.whatwg.codecs  # noqa: F401
 
 from scrapy_charset import decode, lookup, sniff
-from scrapy_charset.sniff import Kind, sniff_with_text
+from scrapy_charset.sniffing import Kind, sniff_with_text
 from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import codecs
-import sys
-from types import ModuleType
 from typing import TYPE_CHECKING
+
+from scrapy_charset import _moved
 
 if TYPE_CHECKING:
     from scrapy_charset import signals
+    from scrapy_charset._settings import CharsetSettingsError
     from scrapy_charset.audit.record import audit_record
-    from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
     from scrapy_charset.items import alerts, monitors
-    from scrapy_charset.sniff import sniff
+    from scrapy_charset.responses.decision import Confidence, EncodingDecision, Ignored, Source
+    from scrapy_charset.sniffing import sniff
     from scrapy_charset.whatwg.codecs import codec_name, decode
     from scrapy_charset.whatwg.labels import get_encoding as lookup
 
@@ -23,21 +24,22 @@ __version__ = "0.1.0"
 # below must not break ``scrapy version``. It also keeps Scrapy's machinery out of an
 # import of the spec layers.
 _LAZY = {
-    "Confidence": "scrapy_charset.decision",
-    "EncodingDecision": "scrapy_charset.decision",
-    "Ignored": "scrapy_charset.decision",
-    "Source": "scrapy_charset.decision",
-    "sniff": "scrapy_charset.sniff",
+    "Confidence": "scrapy_charset.responses.decision",
+    "EncodingDecision": "scrapy_charset.responses.decision",
+    "Ignored": "scrapy_charset.responses.decision",
+    "Source": "scrapy_charset.responses.decision",
+    "sniff": "scrapy_charset.sniffing",
     "decode": "scrapy_charset.whatwg.codecs",
     "codec_name": "scrapy_charset.whatwg.codecs",
     "lookup": "scrapy_charset.whatwg.labels",
     "Addon": "scrapy_charset.addon",
-    "CharsetMiddleware": "scrapy_charset.middleware",
+    "CharsetMiddleware": "scrapy_charset.responses.middleware",
     "CharsetPipeline": "scrapy_charset.items.pipeline",
     "CharsetItemStampMiddleware": "scrapy_charset.items.stamp",
     "TextReport": "scrapy_charset.items.textcheck",
     "inspect_text": "scrapy_charset.items.textcheck",
     "audit_record": "scrapy_charset.audit.record",
+    "CharsetSettingsError": "scrapy_charset._settings",
 }
 
 #: Documented modules, also loaded on first use: ``scrapy_charset.signals.charset_alert``
@@ -65,20 +67,15 @@ def __getattr__(name: str) -> object:
 _ALIASES = {"lookup": "get_encoding"}
 
 
-class _Package(ModuleType):
-    """This package, where a public name shared with a subpackage stays the public object.
-
-    ``scrapy_charset.sniff`` is the function; importing the subpackage of the same name
-    would rebind it to the module (the import system sets the parent's attribute).
-    """
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _LAZY and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
+def __dir__() -> list[str]:
+    """The public API (``__all__``): its names load on first use, so ``globals()`` lacks
+    them until then, and the rest of the module's namespace is private."""
+    return sorted(__all__)
 
 
-sys.modules[__name__].__class__ = _Package
+# The import paths of 0.1.0 that moved (scrapy_charset.sniff.*, scrapy_charset.middleware...)
+# keep working for one release, with a DeprecationWarning.
+_moved.install()
 
 
 def _find_codec(name: str) -> codecs.CodecInfo | None:
@@ -99,6 +96,7 @@ __all__ = [
     "CharsetItemStampMiddleware",
     "CharsetMiddleware",
     "CharsetPipeline",
+    "CharsetSettingsError",
     "Confidence",
     "EncodingDecision",
     "Ignored",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
-from scrapy_charset.decision import Source
+from scrapy_charset.responses.decision import Source
 
 __all__ = ["FALLBACK_META_KEY", "META_KEY", "decision_of", "is_decision", "tag", "untag"]
 

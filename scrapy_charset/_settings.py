@@ -68,7 +68,7 @@ class CharsetSettingsError(ValueError):
     what was given and what is accepted; the message says all three on one line."""
 
     # Shown in tracebacks under the module users import it from.
-    __module__ = "scrapy_charset.config"
+    __module__ = "scrapy_charset"
 
     def __init__(self, setting: str, value: Any, accepted: str, problem: str = "") -> None:
         self.setting = setting

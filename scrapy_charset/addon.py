@@ -2,7 +2,7 @@
 
 Before enabling anything it reads every ``CHARSET_*`` setting through the config objects:
 an invalid value stops the crawl there, before the first request, with one line naming the
-setting (:exc:`~scrapy_charset.config.CharsetSettingsError`); ``CHARSET_ENABLED = False``
+setting (:exc:`~scrapy_charset.responses.config.CharsetSettingsError`); ``CHARSET_ENABLED = False``
 enables nothing, with one INFO line. Each component has its own ``_add_*`` method. A
 component the project already lists in its setting (even as ``None``, to disable it) is
 left as the project wrote it.
@@ -21,9 +21,9 @@ from scrapy.utils.misc import load_object
 
 from scrapy_charset._log import disabled_notice
 from scrapy_charset._settings import SETTINGS
-from scrapy_charset.config import CharsetConfig
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.middleware import CharsetMiddleware
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.middleware import CharsetMiddleware
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -134,7 +134,7 @@ class Addon:
         self._add_middleware(settings)
         if item_side.enabled:
             self._add_item_checks(settings)
-        if item_side.item_field:
+        if item_side.enabled or item_side.item_field:
             self._add_item_stamp(settings)
 
     def _add_middleware(self, settings: BaseSettings) -> None:
@@ -160,7 +160,8 @@ class Addon:
         )
 
     def _add_item_stamp(self, settings: BaseSettings) -> None:
-        """The item stamp spider middleware, when ``CHARSET_ITEM_FIELD`` names a field."""
+        """The item stamp spider middleware: it tells the pipeline each item's decision
+        source and, when ``CHARSET_ITEM_FIELD`` names a field, stamps the items."""
         from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 
         settings.setdefault_in_component_priority_dict(

@@ -29,7 +29,7 @@ def encoding(name: str) -> str:
 
 def sniffed_type(mime_type: str) -> str:
     """``charset/sniffed_type/<type>``: one of the types the MIME Sniffing Standard's
-    rules compute (a fixed set, :data:`scrapy_charset.sniff.mime.COMPUTED_TYPES`)."""
+    rules compute (a fixed set, :data:`scrapy_charset.sniffing.mime.COMPUTED_TYPES`)."""
     return f"{PREFIX}sniffed_type/{mime_type}"
 
 
@@ -67,6 +67,9 @@ UNDECLARED_FIELD = PREFIX + "items/undeclared_field"
 STAMPED = PREFIX + "stamp/items"
 STAMP_UNDECLARED = PREFIX + "stamp/undeclared_field"
 STAMP_MISSING = PREFIX + "stamp/no_decision"
+#: Items whose decision source was forgotten: more than ``MAX_PENDING`` items waited
+#: between the spider middleware and the item pipeline.
+SOURCES_EVICTED = PREFIX + "items/sources_evicted"
 #: CHARSET_REPAIRS_FIELD / CHARSET_ITEM_FIELD names a field that holds the user's own value.
 FIELD_TAKEN = PREFIX + "items/field_taken"
 STAMP_FIELD_TAKEN = PREFIX + "stamp/field_taken"

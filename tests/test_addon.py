@@ -84,7 +84,9 @@ def test_addon_places_the_middleware_in_the_chain(custom: dict[str, Any]) -> Non
         pytest.param({}, 585, id="added"),
         pytest.param({"scrapy_charset.CharsetMiddleware": 123}, 123, id="listed-by-hand"),
         pytest.param({CharsetMiddleware: 777}, 777, id="listed-by-hand-as-class"),
-        pytest.param({"scrapy_charset.middleware.CharsetMiddleware": None}, None, id="disabled"),
+        pytest.param(
+            {"scrapy_charset.responses.middleware.CharsetMiddleware": None}, None, id="disabled"
+        ),
     ],
 )
 def test_addon_leaves_a_hand_listing_alone(custom: dict[Any, Any], priority: int | None) -> None:

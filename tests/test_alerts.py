@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -94,7 +95,48 @@ def test_alert_payload() -> None:
         "items": 4,
         "samples": ["a\ufffd", "b\ufffd"],
         "sources": {"detected": 2, "unknown": 1},
+        "damaged": 3,
+        "repaired": 0,
     }
+
+
+def test_mojibake_alerts_count_the_repaired_values() -> None:
+    rules = AlertRules(rate=0.5, min_items=3, window=1000)
+    rules.observe("name", [MOJIBAKE], repaired=[MOJIBAKE])
+    rules.observe("name", [MOJIBAKE])
+    (alert,) = rules.observe("name", [MOJIBAKE], repaired=[MOJIBAKE])
+    assert (alert.damaged, alert.repaired) == (3, 2)
+
+
+# What no rule could judge when the crawl ends: (items of "name" with damage, clean items
+# of "name") -> the unjudged entries. The rate rule judges a field after min_items = 4.
+UNJUDGED = [
+    pytest.param("", "", [], id="nothing-seen"),
+    pytest.param("", "...", [], id="clean"),
+    pytest.param("x", "..", [("name", MOJIBAKE, 1, 3, 1)], id="too-few-items"),
+    pytest.param("x", "...", [], id="judged-no-alert"),
+    pytest.param("xxx", ".", [], id="judged-and-fired"),
+    pytest.param("xx", "", [("name", MOJIBAKE, 2, 2, 2)], id="all-damaged-too-few"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "clean", "expected"), UNJUDGED)
+def test_unjudged(damaged: str, clean: str, expected: list[tuple[Any, ...]]) -> None:
+    rules = AlertRules(rate=0.5, min_items=4, window=1000)
+    for _ in damaged:
+        rules.observe("name", [MOJIBAKE], repaired=[MOJIBAKE])
+    for _ in clean:
+        rules.observe("name", [])
+    got = [(u.field, u.kind, u.damaged, u.items, u.repaired) for u in rules.unjudged()]
+    assert got == expected
+
+
+def test_unjudged_most_damaged_first() -> None:
+    rules = AlertRules(min_items=50)
+    feed(rules, "x.", path="b")
+    feed(rules, "xx", path="a")
+    feed(rules, "x.", path="c")
+    assert [(u.field, u.damaged) for u in rules.unjudged()] == [("a", 2), ("b", 1), ("c", 1)]
 
 
 def test_rate_over() -> None:

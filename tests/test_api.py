@@ -19,9 +19,9 @@ from scrapy.utils.test import get_crawler
 
 from scrapy_charset import Source, decode, lookup, sniff
 from scrapy_charset.items.textcheck import inspect_text
-from scrapy_charset.middleware import CharsetMiddleware
-from scrapy_charset.sniff import sniff_with_text
-from scrapy_charset.sniff.detect import get_detector
+from scrapy_charset.responses.middleware import CharsetMiddleware
+from scrapy_charset.sniffing import sniff_with_text
+from scrapy_charset.sniffing.detect import get_detector
 
 # Undeclared windows-1251 on a .ru URL: only detection reads it right.
 RUSSIAN = "<p>Съешь же ещё этих мягких французских булок, да выпей чаю.</p>".encode("cp1251")

@@ -687,3 +687,73 @@ def test_host_table_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         ("a.example", 2),
         ("b.example", 1),
     ]
+
+
+# --- differs_text: the differences that are more than U+FFFD ------------------------------
+
+
+def _record(kind: str) -> dict[str, Any]:
+    """One audited record: its text the same as plain Scrapy's, different by U+FFFD only,
+    or different text."""
+    if kind == "fffd-only":
+        # Encoding Standard, EUC-JP decoder: FD FE is one error where Python's sees two.
+        url, body = euc_jp_page()
+        return audit_record(body, [(b"Content-Type", b"text/html; charset=euc-jp")], url)
+    if kind == "text":
+        # RFC 8259, 8.1: JSON is UTF-8; plain Scrapy believes the header and reads cp1252.
+        body = '{"name": "C\u00f4te d\u2019Ivoire"}'.encode()
+        return audit_record(
+            body, {"Content-Type": "application/json; charset=iso-8859-1"}, "https://example.ci/"
+        )
+    assert kind == "same"
+    return audit_record(
+        "<p>Caf\u00e9</p>".encode(), {"Content-Type": "text/html; charset=utf-8"}, "http://a/"
+    )
+
+
+@pytest.mark.parametrize(
+    ("records", "differs", "fffd_only", "differs_text"),
+    [
+        pytest.param(["fffd-only"], 1, 1, 0, id="fffd-only-is-not-different-text"),
+        pytest.param(["text"], 1, 0, 1, id="different-text"),
+        pytest.param(["same"], 0, 0, 0, id="same"),
+        pytest.param(["fffd-only", "text", "same", "fffd-only"], 3, 2, 1, id="mixed"),
+    ],
+)
+def test_differs_text_counts_only_differences_beyond_fffd(
+    records: list[str], differs: int, fffd_only: int, differs_text: int
+) -> None:
+    from scrapy_charset.audit.summary import Summary
+
+    summary = Summary()
+    for kind in records:
+        found = _record(kind)
+        assert (found["differs"], found["fffd_only"]) == {
+            "fffd-only": (True, True),
+            "text": (True, False),
+            "same": (False, False),
+        }[kind]
+        summary.add(found)
+    data = summary.as_dict()
+    assert (data["differs"], data["differs_fffd_only"], data["differs_text"]) == (
+        differs,
+        fffd_only,
+        differs_text,
+    )
+    # The summary table's lines that these figures feed.
+    lines = {
+        line.rsplit(None, 1)[0].strip(): line.split()[-1]
+        for line in summary.render().splitlines()[:6]
+    }
+    assert lines["Text differs from plain Scrapy's"] == str(differs)
+    assert lines["by U+FFFD only"] == str(fffd_only)
+    assert lines["different text"] == str(differs_text)
+
+
+def test_an_unknown_detector_is_a_settings_error_as_in_a_crawl() -> None:
+    from scrapy_charset import CharsetSettingsError
+    from scrapy_charset.audit.record import Auditor
+    from scrapy_charset.responses.config import CharsetConfig
+
+    with pytest.raises(CharsetSettingsError, match="CHARSET_DETECTOR = 'nope'"):
+        Auditor(CharsetConfig(detector="nope"))

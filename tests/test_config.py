@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from scrapy.settings import Settings
 
 from scrapy_charset._settings import SETTINGS
-from scrapy_charset.config import CharsetConfig, CharsetSettingsError
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.sniff.detect import DEFAULT_WINDOW
+from scrapy_charset.responses.config import CharsetConfig, CharsetSettingsError
+from scrapy_charset.sniffing.detect import DEFAULT_WINDOW
 from tests.spec import REPO
 
 
@@ -218,7 +218,7 @@ def test_settings_lists_every_setting_the_config_objects_read() -> None:
     """SETTINGS (the names the add-on knows, the others being reported as misspelt) is
     exactly what the config objects read."""
     read = set()
-    for path in ("config.py", "items/config.py"):
+    for path in ("responses/config.py", "items/config.py"):
         source = (REPO / "scrapy_charset" / path).read_text(encoding="utf-8")
         read |= set(re.findall(r'"(CHARSET_[A-Z_]+)"', source))
     assert read == SETTINGS

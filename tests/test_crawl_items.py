@@ -392,3 +392,92 @@ def test_crawl_never_replaces_a_users_title_or_url(tmp_path: Path) -> None:
     assert stats["charset/stamp/items"] == 1
     assert result.log.count("hold their own value in the 'title' field") == 2  # per class
     assert result.log.count("hold their own value in the 'url' field") == 2
+
+
+# --- With the ADDONS line only: damage attributed, small crawls explained -----------------
+
+ITEM_CHECKS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "item-checks.md"
+
+
+def _doc_block(after: str) -> list[str]:
+    """The lines of the first ```text block after *after* in docs/item-checks.md: an example
+    output the crawl below must produce."""
+    text = ITEM_CHECKS_PAGE.read_text(encoding="utf-8")
+    start = text.index("```text\n", text.index(after)) + len("```text\n")
+    return text[start : text.index("```", start)].splitlines()
+
+
+def _messages(log: str, marker: str) -> list[str]:
+    """The log lines holding *marker*, without the timestamp."""
+    return [line[line.index("[") :] for line in log.splitlines() if marker in line]
+
+
+def test_crawl_attributes_damage_to_the_decision_with_addons_only(tmp_path: Path) -> None:
+    """No CHARSET_ITEM_FIELD: the items are not stamped, yet their damage is attributed to
+    the decision of the response each came from, in the stats and in the alerts."""
+    record = tmp_path / "alerts.jsonl"
+    good = [
+        {"name": DAMAGED},
+        _item("Unstamped", name=DAMAGED),
+        _item("DataProduct", name=DAMAGED),
+        _item("AttrsProduct", name=DAMAGED),
+        _item("PydanticProduct", name=DAMAGED),
+    ] * 2
+    bad = [{"title": f"Caf\ufffd {i}"} for i in range(10)]
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good", f"{base}/bad"],
+            {
+                "ADDONS": {"scrapy_charset.addon.Addon": 0},
+                "EXTENSIONS": {f"{MODULE}.AlertRecorder": 0},
+                "ALERT_RECORD": str(record),
+                "CHARSET_ALERT_MIN_ITEMS": 5,
+            },
+            items={f"{base}/good": good, f"{base}/bad": bad},
+        )
+    good_source = result.response("/good")["meta_charset"]["source"]
+    bad_source = result.response("/bad")["meta_charset"]["source"]
+    assert (good_source, bad_source) == ("header", "detected")
+    stats = result.charset_stats()
+    assert stats["charset/mojibake/source/header"] == 10
+    assert stats["charset/replacement/source/detected"] == 10
+    assert not [key for key in stats if key.endswith("/source/unknown")]
+    assert "charset/stamp/items" not in stats
+    assert "charset/items/sources_evicted" not in stats
+    assert all(item.get("encoding") is None for item in result.items)  # not stamped
+    assert "decided by header (5); all 5 repaired; e.g." in result.log
+    alert_lines = [m.split(" WARNING: ", 1)[1] for m in _messages(result.log, "Charset alert")]
+    assert sorted(alert_lines) == sorted(_doc_block("A mojibake alert says whether"))
+    assert (
+        "Charset alert: replacement in field 'title': 100.0% of 5 items; decided by "
+        "detected (5); e.g." in result.log
+    )
+    alerts = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    sources = {a["field"]: a["sources"] for a in alerts if "sources" in a}
+    assert sources == {"name": {"header": 5}, "title": {"detected": 5}}
+
+
+def test_small_crawl_says_why_it_raised_no_alert(tmp_path: Path) -> None:
+    """Eight items, one U+FFFD and one mojibake value: too few items for the rate rule, so
+    no alert, and one INFO line at the close that says so, naming the setting."""
+    items = [{"title": f"Café {i}", "name": "plain"} for i in range(8)]
+    items[2]["title"] = "Caf\ufffd 2"
+    items[5]["name"] = DAMAGED
+    with serve(ROUTES) as base:
+        result = run_crawl(
+            [f"{base}/good"],
+            {"ADDONS": {"scrapy_charset.addon.Addon": 0}, "LOG_LEVEL": "INFO"},
+            items={f"{base}/good": items},
+        )
+    assert "Charset alert" not in result.log
+    notes = _messages(result.log, "raised no alert")
+    assert notes == [
+        "[scrapy_charset.items.pipeline] INFO: Charset: 2 damaged values raised no alert: "
+        "the rate rule judges a field after CHARSET_ALERT_MIN_ITEMS = 50 items carrying it, "
+        "and these had fewer: 'name' utf8-as-windows-1252 in 1 of 8 items, 1 repaired; "
+        "'title' U+FFFD in 1 of 8 items"
+    ]
+    assert notes == _doc_block("An eight-item crawl")
+    stats = result.charset_stats()
+    assert stats["charset/replacement/source/header"] == 1
+    assert stats["charset/mojibake/source/header"] == 1

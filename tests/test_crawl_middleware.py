@@ -184,7 +184,9 @@ def check(result: CrawlResult) -> None:
     assert result.charset_stats() == stats
     # One WARNING per (domain, reason), all on one host here; an INFO summary at close.
     warnings = [
-        line for line in result.log.splitlines() if "[scrapy_charset.middleware] WARNING: " in line
+        line
+        for line in result.log.splitlines()
+        if "[scrapy_charset.responses.middleware] WARNING: " in line
     ]
     # A forced encoding that disagrees with the header is counted, not warned.
     reasons = ["bom_header_conflict", "header_meta_conflict", "replacement"]
@@ -192,7 +194,7 @@ def check(result: CrawlResult) -> None:
     for reason in reasons:
         assert any(reason in line for line in warnings), reason
     summary = f"scrapy-charset: {stats['charset/response_count']} responses decoded"
-    assert f"[scrapy_charset.middleware] INFO: {summary}" in result.log
+    assert f"[scrapy_charset.responses.middleware] INFO: {summary}" in result.log
 
 
 def test_crawl_then_crawl_from_http_cache(tmp_path: Path) -> None:

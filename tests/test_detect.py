@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset._log import Once
-from scrapy_charset.decision import Confidence, Source
-from scrapy_charset.sniff import sniff
-from scrapy_charset.sniff.detect import (
+from scrapy_charset.responses.decision import Confidence, Source
+from scrapy_charset.sniffing import sniff
+from scrapy_charset.sniffing.detect import (
     DEFAULT_BACKEND,
     DEFAULT_WINDOW,
     Detected,
@@ -27,7 +27,7 @@ from scrapy_charset.sniff.detect import (
     get_detector,
     latin9_letters,
 )
-from scrapy_charset.sniff.detectors import (
+from scrapy_charset.sniffing.detectors import (
     BACKENDS,
     LEGACY_ENCODINGS,
     answer_encoding,
@@ -37,9 +37,9 @@ from scrapy_charset.sniff.detectors import (
     implausibility,
     make_backend,
 )
-from scrapy_charset.sniff.text import detection_window, first_non_ascii, strip_markup
-from scrapy_charset.sniff.tld import TLD_PRIORS, prior, tld_of
-from scrapy_charset.sniff.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
+from scrapy_charset.sniffing.text import detection_window, first_non_ascii, strip_markup
+from scrapy_charset.sniffing.tld import TLD_PRIORS, prior, tld_of
+from scrapy_charset.sniffing.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 from tests import corpus
@@ -868,7 +868,7 @@ def test_none_and_unknown_names() -> None:
 
 @pytest.fixture
 def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scrapy_charset.sniff import detect
+    from scrapy_charset.sniffing import detect
 
     monkeypatch.setattr(detect, "_warn", Once(detect.logger))
 
@@ -895,7 +895,7 @@ def test_missing_backend_falls_back_with_one_log_line(
 ) -> None:
     for module in modules:
         monkeypatch.setitem(sys.modules, module, None)
-    with caplog.at_level(logging.WARNING, logger="scrapy_charset.sniff.detect"):
+    with caplog.at_level(logging.WARNING, logger="scrapy_charset.sniffing.detect"):
         first = get_detector(name)
         second = get_detector(name)
     assert first is not None

@@ -18,7 +18,7 @@ from scrapy.http import HtmlResponse, JsonResponse, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_charset.middleware import CharsetMiddleware
+from scrapy_charset.responses.middleware import CharsetMiddleware
 from tests.spec import REPO
 
 URL = "https://example.com/"

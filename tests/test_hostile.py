@@ -29,10 +29,10 @@ from hypothesis import strategies as st
 
 from fuzz.sniff_decode import assert_safe, check, one_input
 from scrapy_charset import decode, lookup, sniff
-from scrapy_charset.decision import EncodingDecision, Source
-from scrapy_charset.sniff import KINDS
-from scrapy_charset.sniff.prescan import get_xml_encoding, prescan
-from scrapy_charset.sniff.transport import (
+from scrapy_charset.responses.decision import EncodingDecision, Source
+from scrapy_charset.sniffing import KINDS
+from scrapy_charset.sniffing.prescan import get_xml_encoding, prescan
+from scrapy_charset.sniffing.transport import (
     HTTP_WHITESPACE,
     MimeType,
     charset_parameter,
@@ -566,7 +566,7 @@ UTF8_PIECES = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(body=UTF8_PIECES)
 def test_sliced_utf8_check_agrees_with_one_decode(body: bytes, chunk: int) -> None:
-    from scrapy_charset.sniff import utf8
+    from scrapy_charset.sniffing import utf8
 
     expected = _reference_is_utf8(body)
     with pytest.MonkeyPatch.context() as patch:
@@ -580,7 +580,7 @@ def test_sliced_utf8_check_agrees_with_one_decode(body: bytes, chunk: int) -> No
 @settings(max_examples=300, deadline=None)
 @given(body=UTF8_PIECES | st.binary(max_size=64), kind=st.sampled_from(KINDS))
 def test_sniff_with_text_gives_the_decoded_text(body: bytes, kind: Any) -> None:
-    from scrapy_charset.sniff import sniff_with_text
+    from scrapy_charset.sniffing import sniff_with_text
 
     decision, text = sniff_with_text(body, None, kind=kind)
     assert decision == sniff(body, None, kind=kind)
@@ -663,7 +663,7 @@ PRESCAN_PIECES = st.lists(
 def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
     import importlib
 
-    module: Any = importlib.import_module("scrapy_charset.sniff.prescan")
+    module: Any = importlib.import_module("scrapy_charset.sniffing.prescan")
     bounded = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
     with pytest.MonkeyPatch.context() as patch:
         # Scan everything: never stop before the end of the head's markup.
@@ -679,7 +679,7 @@ def _middleware() -> Any:
     from scrapy.utils.misc import build_from_crawler
     from scrapy.utils.test import get_crawler
 
-    from scrapy_charset.middleware import CharsetMiddleware
+    from scrapy_charset.responses.middleware import CharsetMiddleware
 
     return build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
 
@@ -869,7 +869,7 @@ def _first_imports() -> list[str]:
 
     modules = [
         f"import {info.name}"
-        for package in ("scrapy_charset.whatwg", "scrapy_charset.sniff")
+        for package in ("scrapy_charset.whatwg", "scrapy_charset.sniffing")
         for info in pkgutil.iter_modules(
             importlib.import_module(package).__path__, prefix=f"{package}."
         )

@@ -38,7 +38,7 @@ from scrapy.http import HtmlResponse, Request, XmlResponse
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset import codec_name, decode
-from scrapy_charset.middleware import CharsetMiddleware
+from scrapy_charset.responses.middleware import CharsetMiddleware
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.codecs import (

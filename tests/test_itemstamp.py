@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import logging
+import weakref
 from typing import Any
 
 import attrs
@@ -19,8 +21,14 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.addon import Addon
-from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+from scrapy_charset.items.pipeline import CharsetPipeline
+from scrapy_charset.items.stamp import (
+    MAX_PENDING,
+    CharsetItemStampMiddleware,
+    ItemSources,
+    item_sources,
+)
+from scrapy_charset.responses.decision import Confidence, EncodingDecision, Ignored, Source
 
 DECISION = EncodingDecision(
     encoding="windows-1252",
@@ -78,9 +86,14 @@ class PydanticWithout(pydantic.BaseModel):
     name: str
 
 
-def middleware(field: str | None = "encoding") -> CharsetItemStampMiddleware:
+def middleware(
+    field: str | None = "encoding", *, pipeline: bool = True
+) -> CharsetItemStampMiddleware:
+    """The middleware of a crawler, with the item pipeline that takes the sources."""
     settings = {"CHARSET_ITEM_FIELD": field} if field else {}
     crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+    if pipeline:
+        build_from_crawler(CharsetPipeline, crawler)
     return build_from_crawler(CharsetItemStampMiddleware, crawler)
 
 
@@ -143,28 +156,174 @@ def test_requests_and_start_items_pass_through() -> None:
     assert mw.get_processed_item({"name": "x"}, None) == {"name": "x"}
 
 
-def test_not_configured_without_a_field() -> None:
+def test_not_configured_without_item_checks_or_field() -> None:
+    crawler = get_crawler(scrapy.Spider, settings_dict={"CHARSET_ITEM_CHECKS_ENABLED": False})
     with pytest.raises(NotConfigured, match="CHARSET_ITEM_FIELD"):
-        middleware(None)
+        build_from_crawler(CharsetItemStampMiddleware, crawler)
 
 
-def test_addon_enables_the_stamp_only_with_a_field() -> None:
-    plain = Settings()
-    Addon().update_settings(plain)
-    assert plain.getdict("SPIDER_MIDDLEWARES") == {}
-    stamped = Settings({"CHARSET_ITEM_FIELD": "encoding"})
-    Addon().update_settings(stamped)
-    assert stamped.getdict("SPIDER_MIDDLEWARES") == {CharsetItemStampMiddleware: 550}
-    by_hand = Settings(
-        {
-            "CHARSET_ITEM_FIELD": "encoding",
-            "SPIDER_MIDDLEWARES": {"scrapy_charset.items.stamp.CharsetItemStampMiddleware": None},
-        }
-    )
-    Addon().update_settings(by_hand)
-    assert by_hand.getdict("SPIDER_MIDDLEWARES") == {
-        "scrapy_charset.items.stamp.CharsetItemStampMiddleware": None
-    }
+def test_without_a_field_items_are_left_alone_and_their_source_kept() -> None:
+    mw = middleware(None)
+    item = {"name": "x"}
+    assert mw.get_processed_item(item, response()) == {"name": "x"}
+    assert mw.stats.get_value("charset/stamp/items") is None
+    assert mw.sources is not None
+    assert mw.sources.pop(item) == "meta"
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        pytest.param({}, {CharsetItemStampMiddleware: 550}, id="defaults-sources"),
+        pytest.param(
+            {"CHARSET_ITEM_FIELD": "encoding"}, {CharsetItemStampMiddleware: 550}, id="field"
+        ),
+        pytest.param(
+            {"CHARSET_ITEM_FIELD": "encoding", "CHARSET_ITEM_CHECKS_ENABLED": False},
+            {CharsetItemStampMiddleware: 550},
+            id="field-without-checks",
+        ),
+        pytest.param({"CHARSET_ITEM_CHECKS_ENABLED": False}, {}, id="nothing-to-do"),
+        pytest.param(
+            {
+                "CHARSET_ITEM_FIELD": "encoding",
+                "SPIDER_MIDDLEWARES": {
+                    "scrapy_charset.items.stamp.CharsetItemStampMiddleware": None
+                },
+            },
+            {"scrapy_charset.items.stamp.CharsetItemStampMiddleware": None},
+            id="listed-by-hand",
+        ),
+    ],
+)
+def test_addon_enables_the_middleware(settings: dict[str, Any], expected: Any) -> None:
+    values = Settings(settings)
+    Addon().update_settings(values)
+    assert values.getdict("SPIDER_MIDDLEWARES") == expected
+
+
+# --- Each item's decision source, kept for the pipeline without touching the item ---------
+
+
+@dataclasses.dataclass(slots=True)
+class Slotted:
+    name: str
+
+
+@attrs.define(weakref_slot=False)
+class AttrsNoWeakref:
+    name: str
+
+
+# Every item type itemadapter supports; whether the item is held weakly (True) or, having
+# no weak reference, by itself until popped or pushed out (False).
+KINDS = [
+    pytest.param(lambda: {"name": "x"}, False, id="dict"),
+    pytest.param(lambda: WithoutField(name="x"), True, id="scrapy-item"),
+    pytest.param(lambda: DataclassWithout(name="x"), True, id="dataclass"),
+    pytest.param(lambda: Slotted(name="x"), False, id="dataclass-slots"),
+    pytest.param(lambda: AttrsWithout(name="x"), True, id="attrs"),
+    pytest.param(lambda: AttrsNoWeakref(name="x"), False, id="attrs-no-weakref-slot"),
+    pytest.param(lambda: PydanticWithout(name="x"), True, id="pydantic"),
+]
+
+
+@pytest.mark.parametrize(("factory", "weak"), KINDS)
+def test_sources_are_kept_per_item_object(factory: Any, weak: bool) -> None:
+    sources = ItemSources()
+    first, second, equal = factory(), factory(), factory()
+    assert sources.pop(first) is None
+    sources.remember(first, "header")
+    sources.remember(second, "detected")
+    assert sources.pop(equal) is None  # equal, not the same object
+    assert sources.pop(second) == "detected"
+    assert sources.pop(first) == "header"
+    assert sources.pop(first) is None  # taken once
+    assert len(sources) == 0
+
+
+@pytest.mark.parametrize(("factory", "weak"), KINDS)
+def test_a_reused_id_never_matches(factory: Any, weak: bool) -> None:
+    """CPython reuses a freed object's id: an entry left by an item that never reached the
+    pipeline must not be read for a new object at the same address."""
+    sources = ItemSources()
+    gone, new = factory(), factory()
+    sources.remember(gone, "header")
+    held = sources._pending.pop(id(gone))
+    if weak:
+        del gone
+        gc.collect()
+        assert held[0]() is None
+    sources._pending[id(new)] = held  # what the address's reuse amounts to
+    assert sources.pop(new) is None
+
+
+@pytest.mark.parametrize(("factory", "weak"), KINDS)
+def test_items_that_never_reach_the_pipeline_are_bounded(factory: Any, weak: bool) -> None:
+    sources = ItemSources(limit=100)
+    items = [factory() for _ in range(250)]
+    for item in items:
+        sources.remember(item, "header")
+    assert len(sources) == 100
+    assert sources.evicted == 150
+    assert [sources.pop(item) for item in items[149:151]] == [None, "header"]
+    probes = [weakref.ref(item) for item in items] if weak else []
+    holders = sources._pending.values()
+    assert all((type(held) is weakref.ref) is weak for held, _ in holders)
+    del items, item
+    gc.collect()
+    assert all(probe() is None for probe in probes)  # held weakly: not kept alive
+
+
+def test_the_oldest_entry_is_forgotten_first() -> None:
+    sources = ItemSources(limit=2)
+    a, b, c = {"n": 1}, {"n": 2}, {"n": 3}
+    assert not sources.remember(a, "header")
+    assert not sources.remember(b, "meta")
+    assert sources.remember(c, "detected")
+    assert (sources.pop(a), sources.pop(b), sources.pop(c)) == (None, "meta", "detected")
+
+
+def test_the_default_bound() -> None:
+    sources = ItemSources()
+    items = [{"n": i} for i in range(MAX_PENDING + 10)]
+    for item in items:
+        sources.remember(item, "header")
+    assert len(sources) == MAX_PENDING
+    assert sources.evicted == 10
+
+
+def test_the_middleware_counts_and_warns_once_past_the_bound(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mw = middleware(None)
+    assert mw.sources is not None
+    mw.sources.limit = 2
+    with caplog.at_level(logging.WARNING):
+        items = [{"n": i} for i in range(5)]
+        for item in items:
+            mw.get_processed_item(item, response())
+    assert mw.stats.get_value("charset/items/sources_evicted") == 3
+    warned = [r for r in caplog.records if "waiting between" in r.getMessage()]
+    assert len(warned) == 1
+    assert "More than 2 items" in warned[0].getMessage()
+
+
+def test_without_the_pipeline_no_source_is_kept() -> None:
+    """A project that disabled the pipeline (``ITEM_PIPELINES = {...: None}``): nothing
+    would take the sources, so none is kept."""
+    mw = middleware(None, pipeline=False)
+    assert mw.sources is not None
+    for _ in range(5):
+        mw.get_processed_item({"name": "x"}, response())
+    assert len(mw.sources) == 0
+
+
+def test_the_pipeline_shares_the_crawlers_sources() -> None:
+    crawler = get_crawler(scrapy.Spider)
+    mw = build_from_crawler(CharsetItemStampMiddleware, crawler)
+    assert mw.sources is item_sources(crawler)
+    assert item_sources(get_crawler(scrapy.Spider)) is not mw.sources
 
 
 # --- A user's value in the field is never replaced ---------------------------------------

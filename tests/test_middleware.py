@@ -17,9 +17,9 @@ from w3lib.encoding import html_to_unicode
 
 from scrapy_charset import decode, sniff
 from scrapy_charset._log import MAX_KEYS
-from scrapy_charset.config import CharsetSettingsError
-from scrapy_charset.middleware import CharsetMiddleware, response_kind
-from scrapy_charset.sniff.detect import Detected
+from scrapy_charset.responses.config import CharsetSettingsError
+from scrapy_charset.responses.middleware import CharsetMiddleware, response_kind
+from scrapy_charset.sniffing.detect import Detected
 from scrapy_charset.whatwg.codecs import codec_name
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 
@@ -544,7 +544,7 @@ def test_detector_is_built_once_and_used(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append((name, window, use_tld))
         return detector
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
+    monkeypatch.setattr("scrapy_charset.responses.middleware.get_detector", get_detector)
     mw = middleware(CHARSET_DETECTOR="chardet", CHARSET_DETECT_WINDOW=100, CHARSET_DETECT_TLD=False)
     for _ in range(2):
         request, result = run(
@@ -562,7 +562,9 @@ def test_failing_detector_falls_to_the_default(
     def detector(body: bytes, url: str | None) -> Detected:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", lambda *a, **k: detector)
+    monkeypatch.setattr(
+        "scrapy_charset.responses.middleware.get_detector", lambda *a, **k: detector
+    )
     mw = middleware()
     for _ in range(2):
         request, result = run(mw, make(HtmlResponse, b"<p>caf\xe9</p>", "text/html"))
@@ -581,7 +583,7 @@ def test_detector_that_cannot_be_built_stops_the_crawl(monkeypatch: pytest.Monke
     def get_detector(name: str, *, window: int, use_tld: bool) -> Any:
         raise ValueError(f"unknown charset detector {name!r}")
 
-    monkeypatch.setattr("scrapy_charset.middleware.get_detector", get_detector)
+    monkeypatch.setattr("scrapy_charset.responses.middleware.get_detector", get_detector)
     with pytest.raises(CharsetSettingsError, match=r"CHARSET_DETECTOR = 'chardet' .*unknown"):
         middleware(CHARSET_DETECTOR="chardet")
 
@@ -707,6 +709,49 @@ def test_response_without_request_gets_meta_later() -> None:
     assert result.request is None
     result.request = request
     assert result.meta["charset"]["encoding"] == "UTF-8"
+
+
+class ReplacedRequest(NamedTuple):
+    request: Request
+    response: Response
+
+
+def _replaced_request(meta: dict[str, Any] | None = None) -> ReplacedRequest:
+    """A response whose ``.request`` is not the request passed to ``process_response``:
+    a middleware below this one (a retry, a proxy or a cache one) sent a copy."""
+    request = Request(URL, meta=dict(meta or {}))
+    sent = Request(URL, meta=dict(meta or {}))
+    assert sent is not request
+    assert sent.meta is not request.meta
+    response = HtmlResponse(
+        url=URL,
+        body="<p>Café</p>".encode("cp1252"),
+        headers={"Content-Type": "text/html; charset=windows-1252"},
+        request=sent,
+    )
+    return ReplacedRequest(request, response)
+
+
+def test_the_replaced_request_is_tagged_too() -> None:
+    """What the spider reads, ``response.meta``, is the meta of ``response.request``."""
+    mw = middleware()
+    request, response = _replaced_request()
+    result = mw.process_response(request, response)
+    assert isinstance(result, TextResponse)
+    assert result.request is response.request
+    assert result.meta["charset"]["encoding"] == "windows-1252"
+    assert result.meta["charset"]["source"] == "header"
+    assert request.meta["charset"] == result.meta["charset"]
+
+
+def test_a_skipped_response_drops_the_stale_tag_of_the_replaced_request() -> None:
+    stale = sniff(b"<p>stale</p>").as_dict()
+    mw = middleware()
+    request, response = _replaced_request({"charset": stale, "dont_charset": True})
+    assert mw.process_response(request, response) is response
+    assert response.request is not None
+    assert "charset" not in response.request.meta
+    assert "charset" not in request.meta
 
 
 @pytest.mark.parametrize(

@@ -24,8 +24,9 @@ from scrapy.http import (
 )
 from scrapy.responsetypes import responsetypes
 
-from scrapy_charset.decision import Confidence, EncodingDecision, Source
-from scrapy_charset.sniff.mime import (
+from scrapy_charset.responses.decision import Confidence, EncodingDecision, Source
+from scrapy_charset.responses.unknown_type import sniff_unknown_type
+from scrapy_charset.sniffing.mime import (
     ARCHIVE,
     AUDIO_VIDEO,
     COMPUTED_TYPES,
@@ -38,7 +39,6 @@ from scrapy_charset.sniff.mime import (
     pattern_matches,
     sniffed_kind,
 )
-from scrapy_charset.unknown_type import sniff_unknown_type
 from tests.crawl import run_crawl
 from tests.server import Page, serve
 

@@ -38,3 +38,29 @@ def test_unknown_attribute() -> None:
 
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         scrapy_charset.nope  # noqa: B018
+
+
+def test_dir_lists_the_public_api_before_it_is_loaded() -> None:
+    # Tab completion (IPython, rlcompleter) reads dir(): the lazily loaded names must be
+    # there from the start, and nothing else that is not public.
+    code = (
+        "import sys, scrapy_charset\n"
+        "names = dir(scrapy_charset)\n"
+        "print(' '.join(names))\n"
+        "print('scrapy_charset.responses.middleware' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    ).stdout.splitlines()
+    import scrapy_charset
+
+    assert out == [" ".join(sorted(scrapy_charset.__all__)), "False"]
+    assert {"Addon", "sniff", "inspect_text", "CharsetSettingsError"} <= set(out[0].split())
+    assert not {"TYPE_CHECKING", "annotations", "codecs", "sys"} & set(out[0].split())
+
+
+def test_every_public_name_resolves() -> None:
+    import scrapy_charset
+
+    for name in scrapy_charset.__all__:
+        assert getattr(scrapy_charset, name) is not None, name

@@ -32,8 +32,8 @@ from fuzz.pipeline_items import (
     one_input,
 )
 from scrapy_charset.addon import Addon
-from scrapy_charset.config import CharsetSettingsError
 from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
+from scrapy_charset.responses.config import CharsetSettingsError
 from scrapy_charset.signals import charset_alert
 
 DAMAGED = "Café crème".encode().decode("cp1252")  # "CafÃ© crÃ¨me"
@@ -188,6 +188,55 @@ def test_sources_come_from_the_stamp() -> None:
     assert "charset/replacement/field/encoding.label" not in got
 
 
+def _response(source: str) -> Any:
+    from scrapy.http import HtmlResponse
+
+    decision: dict[str, Any] = {
+        "encoding": "windows-1252",
+        "source": source,
+        "label": None,
+        "confidence": "certain",
+        "ignored": [],
+    }
+    meta = {"charset": decision}
+    request = scrapy.Request("http://example.com/", meta=meta)
+    return HtmlResponse("http://example.com/", body=b"<p>x", request=request)
+
+
+@pytest.mark.parametrize("factory", ITEMS)
+def test_sources_come_from_the_spider_middleware_by_default(factory: Any) -> None:
+    from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+
+    pipeline = make()
+    middleware = build_from_crawler(CharsetItemStampMiddleware, pipeline.crawler)
+    item = middleware.get_processed_item(factory(), _response("header"))
+    pipeline.process_item(item)
+    got = stats(pipeline)
+    assert got["charset/mojibake/source/header"] == 1
+    assert "charset/mojibake/source/unknown" not in got
+    assert "encoding" not in ItemAdapter(item)  # no field written
+    assert len(pipeline.sources) == 0
+
+
+def test_items_dropped_before_the_pipeline_are_forgotten() -> None:
+    from scrapy import signals
+
+    from scrapy_charset.items.stamp import CharsetItemStampMiddleware
+
+    pipeline = make()
+    middleware = build_from_crawler(CharsetItemStampMiddleware, pipeline.crawler)
+    dropped, failed, filtered = {"a": "1"}, {"a": "2"}, {"a": "3"}
+    for item in (dropped, failed, filtered):
+        middleware.get_processed_item(item, _response("meta"))
+    assert len(pipeline.sources) == 3
+    send = pipeline.crawler.signals.send_catch_log
+    send(signals.item_dropped, item=dropped, response=None, exception=Exception(), spider=None)
+    send(signals.item_error, item=failed, response=None, spider=None, failure=None)
+    assert len(pipeline.sources) == 1  # the filtered one waits, within the bound
+    pipeline.close_spider()
+    assert len(pipeline.sources) == 0
+
+
 def test_field_paths_are_bounded() -> None:
     pipeline = make({"CHARSET_MAX_FIELD_PATHS": 2})
     pipeline.process_item({f"f{i}": "x\ufffd" for i in range(5)})
@@ -218,6 +267,95 @@ def test_alert_warns_once_counts_and_signals(caplog: pytest.LogCaptureFixture) -
     assert [(r["field"], r["kind"], r["rate"], r["samples"], r["sources"]) for r in received] == [
         ("title", "replacement", 1.0, ["t0\ufffd", "t1\ufffd", "t2\ufffd"], {"detected": 4})
     ]
+
+
+# The mojibake alert says whether its values were repaired: (settings, values) -> the words.
+ALERT_REPAIRS = [
+    pytest.param({}, [DAMAGED] * 4, "all 4 repaired", id="all"),
+    pytest.param(
+        {"CHARSET_REPAIR_ENABLED": False},
+        [DAMAGED] * 4,
+        "none repaired (CHARSET_REPAIR_ENABLED is False)",
+        id="repair-off",
+    ),
+    pytest.param({}, ["ÖÐ¹ú"] * 4, "none repaired", id="legacy-not-by-default"),
+]
+
+
+@pytest.mark.parametrize(("settings", "values", "words"), ALERT_REPAIRS)
+def test_a_mojibake_alert_says_whether_values_were_repaired(
+    settings: dict[str, Any], values: list[str], words: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make({"CHARSET_ALERT_MIN_ITEMS": 4, **settings})
+    with caplog.at_level(logging.WARNING):
+        for value in values:
+            pipeline.process_item({"name": value})
+    (warning,) = [r.getMessage() for r in caplog.records if "Charset alert" in r.getMessage()]
+    assert f"; {words}; e.g. " in warning
+
+
+def test_a_replacement_alert_says_nothing_of_repairs(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline = make({"CHARSET_ALERT_MIN_ITEMS": 2})
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            pipeline.process_item({"title": "x\ufffd"})
+    (warning,) = [r.getMessage() for r in caplog.records if "Charset alert" in r.getMessage()]
+    assert "repaired" not in warning
+
+
+def _closing_notes(pipeline: CharsetPipeline, caplog: pytest.LogCaptureFixture) -> list[str]:
+    with caplog.at_level(logging.INFO):
+        pipeline.close_spider()
+    return [r.getMessage() for r in caplog.records if "raised no alert" in r.getMessage()]
+
+
+def test_damage_too_few_items_to_judge_is_said_at_close(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline = make()
+    for i in range(8):
+        pipeline.process_item(
+            {
+                "title": "Caf\ufffd" if i == 0 else "Café",
+                "name": DAMAGED if i == 1 else "plain",
+            }
+        )
+    assert _closing_notes(pipeline, caplog) == [
+        "Charset: 2 damaged values raised no alert: the rate rule judges a field after "
+        "CHARSET_ALERT_MIN_ITEMS = 50 items carrying it, and these had fewer: "
+        "'name' utf8-as-windows-1252 in 1 of 8 items, 1 repaired; "
+        "'title' U+FFFD in 1 of 8 items"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("settings", "items"),
+    [
+        pytest.param({}, [{"title": "Café"}] * 8, id="clean"),
+        pytest.param({"CHARSET_ALERT_MIN_ITEMS": 2}, [{"title": "x\ufffd"}] * 3, id="alerted"),
+        pytest.param(
+            {"CHARSET_ALERT_MIN_ITEMS": 4},
+            [{"title": "x\ufffd"}] + [{"title": "ok"}] * 9,
+            id="judged-below-the-rate",
+        ),
+    ],
+)
+def test_no_closing_note_when_the_rules_judged(
+    settings: dict[str, Any], items: list[dict[str, Any]], caplog: pytest.LogCaptureFixture
+) -> None:
+    pipeline = make(settings)
+    for item in items:
+        pipeline.process_item(dict(item))
+    assert _closing_notes(pipeline, caplog) == []
+
+
+def test_the_closing_note_names_five_fields_and_counts_the_rest(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pipeline = make()
+    pipeline.process_item({f"f{i}": "x\ufffd" for i in range(7)})
+    (note,) = _closing_notes(pipeline, caplog)
+    assert note.startswith("Charset: 7 damaged values raised no alert")
+    assert note.count(" U+FFFD in 1 of 1 items") == 5
+    assert note.endswith("; and 2 more")
 
 
 def test_drop_items_over_the_per_item_threshold() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from scrapy_charset import lookup, sniff
-from scrapy_charset.sniff.prescan import extract_meta_charset, get_xml_encoding, prescan
+from scrapy_charset.sniffing.prescan import extract_meta_charset, get_xml_encoding, prescan
 from tests.spec import SPEC_DIR, read_dat
 
 
@@ -186,7 +186,7 @@ def test_get_xml_encoding_stops_at_declaration_end() -> None:
 
 def _tag_by_attributes(data: bytes) -> tuple[bytes, int]:
     """What ``_Prescan._tag`` gives from byte 1 of *data*, by "get an attribute" alone."""
-    from scrapy_charset.sniff.prescan import _LOWER, _skip_attributes, _tag_name_end
+    from scrapy_charset.sniffing.prescan import _LOWER, _skip_attributes, _tag_name_end
 
     name_end = _tag_name_end(data, 1, len(data))
     name = data[1:name_end].translate(_LOWER).rstrip(b"/")
@@ -215,6 +215,6 @@ def _tag_by_attributes(data: bytes) -> tuple[bytes, int]:
     ],
 )
 def test_simple_tag_shortcut_reads_as_get_an_attribute(tag: bytes) -> None:
-    from scrapy_charset.sniff.prescan import _Prescan
+    from scrapy_charset.sniffing.prescan import _Prescan
 
     assert _Prescan(tag, 1024)._tag(1) == _tag_by_attributes(tag)

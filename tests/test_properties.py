@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset import decode, lookup, sniff
-from scrapy_charset.sniff import KINDS
+from scrapy_charset.sniffing import KINDS
 from scrapy_charset.whatwg.labels import LABELS
 
 # Bytes biased towards markup, so the prescan's paths are exercised.

@@ -1,4 +1,4 @@
-"""The spec layers (whatwg/, sniff/) import nothing from Scrapy."""
+"""The spec layers (whatwg/, sniffing/) import nothing from Scrapy."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["scrapy_charset.whatwg", "scrapy_charset.sniff"])
+@pytest.mark.parametrize("module", ["scrapy_charset.whatwg", "scrapy_charset.sniffing"])
 def test_spec_layers_do_not_import_scrapy(module: str) -> None:
     code = (
         f"import sys, {module}\n"

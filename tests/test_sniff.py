@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from scrapy_charset import EncodingDecision, sniff
-from scrapy_charset.sniff import ORDER, Kind
+from scrapy_charset.sniffing import ORDER, Kind
 
 BOM8 = b"\xef\xbb\xbf"
 HTML_1252 = "<p>café".encode("cp1252")
@@ -329,7 +329,7 @@ def test_order_is_data() -> None:
 
 
 def test_detector_hook() -> None:
-    from scrapy_charset.sniff.detect import Detected
+    from scrapy_charset.sniffing.detect import Detected
 
     calls: list[tuple[bytes, str | None]] = []
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrapy_charset.decision import Source
-from scrapy_charset.sniff import KINDS, ORDER, Detected, Detector, Kind, Trace, sniff
-from scrapy_charset.sniff.trace import (
+from scrapy_charset.responses.decision import Source
+from scrapy_charset.sniffing import KINDS, ORDER, Detected, Detector, Kind, Trace, sniff
+from scrapy_charset.sniffing.trace import (
     BomSeen,
     DeclarationSeen,
     DetectionSeen,

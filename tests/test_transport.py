@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_charset.sniff.transport import (
+from scrapy_charset.sniffing.transport import (
     charset_parameter,
     essence,
     parse_mime_type,

@@ -1,8 +1,9 @@
 """One stored response audited: the middleware's text against plain Scrapy's.
 
 :func:`audit_record` takes the bytes and headers of one response as it was stored (after
-its ``Content-Encoding`` is removed), runs :class:`~scrapy_charset.CharsetMiddleware`
-itself on it, as a crawl would, and compares the text the middleware hands to the spider
+its ``Content-Encoding`` is removed), decides it with the function the middleware calls
+in a crawl (:func:`scrapy_charset.responses.decide.decide`), builds the response the
+spider would get (:func:`~scrapy_charset.responses.decide.rebuild`), and compares its text
 with what plain Scrapy's ``TextResponse.text`` gives for the same bytes and headers.
 """
 
@@ -13,15 +14,13 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from scrapy import Request, Spider
-from scrapy.crawler import Crawler
+from scrapy import Request
 from scrapy.http import Headers, TextResponse
 from scrapy.responsetypes import responsetypes
-from scrapy.settings import Settings
-from scrapy.statscollectors import DummyStatsCollector
 
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.middleware import CharsetMiddleware, skip_reason
+from scrapy_charset.responses.config import CharsetConfig, CharsetSettingsError
+from scrapy_charset.responses.decide import Skipped, decide, rebuild
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
 
 if TYPE_CHECKING:
     HeadersLike = Headers | Mapping[Any, Any] | Iterable[tuple[Any, Any]] | None
@@ -63,16 +62,32 @@ def _host(url: str) -> str:
         return ""
 
 
-def _crawler() -> Crawler:
-    """A crawler that is never started: what the middleware needs to be built (settings,
-    signals, a stats collector that keeps nothing)."""
-    crawler = Crawler(Spider, Settings())
-    crawler.stats = DummyStatsCollector(crawler)
-    return crawler
+def _guarded(config: CharsetConfig) -> Detector | None:
+    """The detector *config* names; a failure on one body lets the default decide it, as
+    in a crawl (where the middleware also logs it once)."""
+    try:
+        found = get_detector(
+            config.detector, window=config.detect_window, use_tld=config.detect_tld
+        )
+    except ValueError as exc:  # as the middleware reports it
+        raise CharsetSettingsError(
+            "CHARSET_DETECTOR", config.detector, "'default', 'none' or a detector name", str(exc)
+        ) from None
+    if found is None:
+        return None
+    detector: Detector = found
+
+    def detect(body: bytes, url: str | None) -> Detected | None:
+        try:
+            return detector(body, url)
+        except Exception:
+            return None
+
+    return detect
 
 
 class Auditor:
-    """Audits records one at a time with one middleware instance (one per process).
+    """Audits records one at a time, with one detector (one auditor per process).
 
     :param config: the ``CHARSET_*`` settings the middleware would read (detector, default
         encoding, skipped types); the defaults if None. ``CHARSET_ENABLED`` is ignored.
@@ -85,7 +100,7 @@ class Auditor:
         self, config: CharsetConfig | None = None, *, text: bool = False, mojibake: bool = False
     ) -> None:
         self.config = dataclasses.replace(config or CharsetConfig(), enabled=True)
-        self.middleware = CharsetMiddleware(_crawler(), self.config)
+        self.detector = _guarded(self.config)
         self.text = text
         self.mojibake = mojibake
         self._inspect: Any = None
@@ -104,22 +119,24 @@ class Auditor:
         except ValueError:  # no scheme: the middleware reads only meta and method
             request = Request("http://invalid./")
         out: dict[str, Any] = {"url": url, "host": _host(url), "bytes": len(body)}
-        reason, kind, _ = skip_reason(request, plain, self.config.skip_content_types)
-        new: object = plain
-        if reason is None:
-            new = self.middleware.process_response(request, plain)
-            if "charset" not in request.meta:
-                reason = "unsupported_class"
-        if reason is not None or kind is None:
-            out["left_alone"] = reason or "content_type"
+        outcome = decide(request, plain, self.config, detector=self.detector)
+        if isinstance(outcome, Skipped):
+            out["left_alone"] = outcome.reason
             return out
-        assert isinstance(plain, TextResponse)
-        assert isinstance(new, TextResponse)
-        decision = request.meta["charset"]
+        try:
+            new = rebuild(plain, outcome)
+        except Exception:  # as the middleware: a class that cannot be rebuilt is left alone
+            out["left_alone"] = "unsupported_class"
+            return out
+        if not isinstance(plain, TextResponse):
+            # Scrapy made a plain Response (a UTF-16 body with a BOM and no type): its
+            # own decoding of the bytes is what a TextResponse gives.
+            plain = TextResponse(url=plain.url, headers=plain.headers, body=body)
+        decision = outcome.decision.as_dict()
         text = new.text
         scrapy_text = plain.text
         out.update(
-            kind=kind,
+            kind=outcome.kind,
             left_alone=None,
             charset=decision,
             encoding=decision["encoding"],

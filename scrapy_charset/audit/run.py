@@ -19,7 +19,7 @@ from typing import IO, Any
 from scrapy_charset.audit.record import Auditor
 from scrapy_charset.audit.sources import MAX_SIZE, Entry, Item, LeftAlone, Skip, read, total_size
 from scrapy_charset.audit.summary import Summary
-from scrapy_charset.config import CharsetConfig
+from scrapy_charset.responses.config import CharsetConfig
 
 __all__ = ["Options", "audit"]
 
@@ -52,8 +52,6 @@ _auditor: Auditor | None = None
 
 def _start_worker(config: CharsetConfig, text: bool, mojibake: bool) -> None:
     global _auditor
-    # The middleware's warnings are about a crawl's sites; the audit reports its own.
-    logging.getLogger("scrapy_charset.middleware").setLevel(logging.ERROR)
     # Plain Scrapy's detection (charset-normalizer) logs each guess at DEBUG.
     logging.getLogger("charset_normalizer").setLevel(logging.WARNING)
     _auditor = Auditor(config, text=text, mojibake=mojibake)

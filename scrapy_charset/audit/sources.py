@@ -310,12 +310,31 @@ def _decoded_by_warcio(name: str, value: str) -> bool:
 _KEY = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
-class _KeyFingerprinter:
+class KeyFingerprinter:
     """Scrapy's storages find an entry by the request fingerprint; the audit walks the
-    entries, so the fingerprint is the entry's key, carried in the request's meta."""
+    entries, so the fingerprint is the entry's key, carried in the request's meta. The
+    storages get it the public way: ``REQUEST_FINGERPRINTER_CLASS`` names it, the crawler
+    builds it, and ``open_spider`` takes it from ``spider.crawler``."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> KeyFingerprinter:
+        return cls()
 
     def fingerprint(self, request: Any) -> bytes:
         return bytes.fromhex(request.meta["audit_cache_key"])
+
+
+def _spider(name: str) -> Any:
+    """A spider named *name* on a crawler that is never started, whose request
+    fingerprinter is :class:`KeyFingerprinter`."""
+    from scrapy import Spider
+
+    from scrapy_charset._scrapy_compat import unstarted_crawler
+
+    crawler = unstarted_crawler(
+        {"REQUEST_FINGERPRINTER_CLASS": f"{__name__}.{KeyFingerprinter.__qualname__}"}
+    )
+    return Spider.from_crawler(crawler, name=name)
 
 
 def _is_spider_folder(folder: Path) -> bool:
@@ -347,7 +366,7 @@ def _cache_parts(path: str) -> list[tuple[str, str, str]]:
 
 
 def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
-    from scrapy import Request, Spider
+    from scrapy import Request
     from scrapy.exceptions import IgnoreRequest
     from scrapy.settings import Settings
 
@@ -362,7 +381,7 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
     decompress = _Decompression()
     for kind, cachedir, name in parts:
         settings = Settings({"HTTPCACHE_DIR": cachedir, "HTTPCACHE_EXPIRATION_SECS": 0})
-        spider = Spider(name=name)
+        spider = _spider(name)
         if kind == "filesystem":
             entries = _filesystem(path, cachedir, name, settings, spider, max_size, progress)
         else:
@@ -408,8 +427,14 @@ def _filesystem(  # noqa: PLR0917
     from scrapy import Request
     from scrapy.extensions.httpcache import FilesystemCacheStorage
 
-    storage = FilesystemCacheStorage(settings)
-    storage._fingerprinter = _KeyFingerprinter()
+    # Scrapy writes the cache gzipped when HTTPCACHE_GZIP is set: one storage a setting,
+    # and each entry read by the storage with the setting it was written with.
+    storages = {}
+    for gzipped in (False, True):
+        own = settings.copy()
+        own.set("HTTPCACHE_GZIP", gzipped)
+        storages[gzipped] = FilesystemCacheStorage(own)
+        storages[gzipped].open_spider(spider)
     folder = Path(cachedir, name)
     for shard in sorted(folder.iterdir()):
         if not shard.is_dir():
@@ -424,12 +449,9 @@ def _filesystem(  # noqa: PLR0917
             if size > max_size:
                 yield Skip(path, where, "too_large", f"{size} bytes")
                 continue
-            # Scrapy writes the cache gzipped when HTTPCACHE_GZIP is set: read each entry
-            # as the storage with that setting reads it.
-            storage._open = _opener(entry)
             request = Request("http://audit.invalid/", meta={"audit_cache_key": entry.name})
             try:
-                response = storage.retrieve_response(spider, request)
+                response = storages[_gzipped(entry)].retrieve_response(spider, request)
             except Exception as exc:
                 yield Skip(path, where, "unreadable", f"{type(exc).__name__}: {exc}")
                 continue
@@ -455,16 +477,14 @@ def _size(folder: Path) -> int:
     return total
 
 
-def _opener(entry: Path) -> Any:
-    import gzip
-
+def _gzipped(entry: Path) -> bool:
+    """Whether the cache entry was written with ``HTTPCACHE_GZIP``."""
     meta = entry / "pickled_meta"
     try:
         with open(meta, "rb") as stream:
-            gzipped = stream.read(2) == b"\x1f\x8b"
+            return stream.read(2) == b"\x1f\x8b"
     except OSError:
-        gzipped = False
-    return gzip.open if gzipped else open
+        return False
 
 
 def _dbm(  # noqa: PLR0917
@@ -479,15 +499,16 @@ def _dbm(  # noqa: PLR0917
     from scrapy import Request
     from scrapy.extensions.httpcache import DbmCacheStorage
 
-    storage = DbmCacheStorage(settings)
-    dbpath = str(Path(cachedir, f"{name}.db"))
+    # The storage opens the database with the module HTTPCACHE_DBM_MODULE names: the
+    # audit's opens it read-only, whatever flag the storage asks for.
+    own = settings.copy()
+    own.set("HTTPCACHE_DBM_MODULE", "scrapy_charset.audit.readonly_dbm")
+    storage = DbmCacheStorage(own)
     try:
-        # What DbmCacheStorage.open_spider opens, read-only: an audit never writes.
-        storage.db = dbm.open(dbpath, "r")  # noqa: SIM115 - closed below
+        storage.open_spider(spider)
     except Exception as exc:
         yield Skip(path, f"{name}.db", "unreadable", f"{type(exc).__name__}: {exc}")
         return
-    storage._fingerprinter = _KeyFingerprinter()
     try:
         keys = sorted(
             key.decode("latin-1") if isinstance(key, bytes) else key
@@ -514,7 +535,7 @@ def _dbm(  # noqa: PLR0917
                 continue
             yield where, response, request.meta.get("cache_timestamp")
     finally:
-        storage.db.close()
+        storage.close_spider(spider)
 
 
 class _Decompression:
@@ -523,9 +544,9 @@ class _Decompression:
     def __init__(self) -> None:
         from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 
-        from scrapy_charset.audit.record import _crawler
+        from scrapy_charset._scrapy_compat import unstarted_crawler
 
-        self._middleware = HttpCompressionMiddleware.from_crawler(_crawler())
+        self._middleware = HttpCompressionMiddleware.from_crawler(unstarted_crawler())
         spider = inspect.signature(self._middleware.process_response).parameters.get("spider")
         # Scrapy 2.13 needs the spider argument; later versions deprecate it.
         self._spider_needed = spider is not None and spider.default is inspect.Parameter.empty

@@ -128,7 +128,7 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
     try:
         from scrapy_charset.audit.run import Options, audit
         from scrapy_charset.audit.sources import MAX_SIZE
-        from scrapy_charset.config import CharsetConfig
+        from scrapy_charset.responses.config import CharsetConfig
     except Exception as exc:
         print(
             f"scrapy charset audit: cannot load scrapy-charset ({type(exc).__name__}: {exc}). "

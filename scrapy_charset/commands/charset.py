@@ -112,7 +112,7 @@ class Command(ScrapyCommand):
     def _explain(self) -> tuple[Any, Any]:
         try:
             from scrapy_charset.commands import trail
-            from scrapy_charset.config import CharsetConfig, CharsetSettingsError
+            from scrapy_charset.responses.config import CharsetConfig, CharsetSettingsError
         except Exception as exc:
             print(
                 f"scrapy charset: cannot load scrapy-charset ({type(exc).__name__}: {exc}). "

@@ -1,7 +1,9 @@
 """The decision trail of one response, for ``scrapy charset``.
 
-:func:`explain` runs :func:`scrapy_charset.sniff.sniff` on one body with a
-:class:`~scrapy_charset.sniff.trace.Trace`, so the trail is what each rule of
+:func:`explain` decides one response with the function the middleware calls in a crawl
+(:func:`scrapy_charset.responses.decide.decide`: which responses are left alone, the
+MIME type browsers compute for an untyped one, the kind of rules), with a
+:class:`~scrapy_charset.sniffing.trace.Trace`, so the trail is what each rule of
 "determining the character encoding" saw when the decision was made (BOM, the
 ``Content-Type`` charset, ``<meta>`` or the XML declaration with its byte offset, UTF-8
 validity, detection, the default), and a rule that did not run is shown as such. It sets
@@ -21,12 +23,12 @@ from scrapy import Request
 from scrapy.http import Headers, Response, TextResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.decision import EncodingDecision, Source
-from scrapy_charset.middleware import skip_reason
-from scrapy_charset.sniff import Kind, Trace, sniff
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.transport import combined_value
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.decide import Skipped, decide
+from scrapy_charset.responses.decision import EncodingDecision, Source
+from scrapy_charset.sniffing import Kind, Trace
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.transport import combined_value
 from scrapy_charset.whatwg.codecs import decode
 
 if TYPE_CHECKING:
@@ -208,7 +210,8 @@ def explain(
     :param content_type: the ``Content-Type`` header value; taken from *headers* if None.
     :param headers: the response headers, as Scrapy would see them.
     :param kind: force the rules (``html``, ``xml``, ``json``, ``text``); by default they
-        follow the response class Scrapy would create.
+        are the crawl's: the MIME type, else the type browsers compute for an untyped
+        response, else the response class Scrapy would create.
     :param override: a forced label, as ``Request.meta["charset_encoding"]``.
     :param config: the ``CHARSET_*`` settings (detector, default encoding, skipped types)
         as the middleware reads them; the defaults if None.
@@ -225,21 +228,31 @@ def explain(
         "response_class": type(plain).__name__,
         "body_length": len(body),
     }
-    # The middleware's own rules: which responses it leaves alone, which kind of rules
-    # decode the others.
-    reason, found_kind, _ = skip_reason(Request(url), plain, config.skip_content_types)
-    kind = kind or found_kind
-    out["kind"] = kind
-    if kind is None:
-        out["skipped"] = reason or "content_type"
-        out["note"] = f"scrapy-charset leaves this response alone ({out['skipped']})"
+    # The crawl's own decision: which responses it leaves alone, the type browsers
+    # compute for an untyped one, which kind of rules decode the others.
+    meta = {} if override is None else {"charset_encoding": override}
+    try:
+        request = Request(url, meta=meta)
+    except ValueError:  # no scheme: the decision reads only the meta and the method
+        request = Request("http://invalid./", meta=meta)
+    detector, error = _load_detector(config)
+    trace = Trace()
+    outcome = decide(request, plain, config, trace, kind=kind, detector=detector)
+    out["sniffed_type"] = outcome.sniffed_type
+    if isinstance(outcome, Skipped):
+        out["kind"] = None
+        out["skipped"] = outcome.reason
+        out["note"] = f"scrapy-charset leaves this response alone ({outcome.reason})"
         return out
+    out["kind"] = outcome.kind
+    out["read_as"] = outcome.response_class.__name__
     if not isinstance(plain, TextResponse):
         plain = TextResponse(url=url, body=body, headers=plain.headers)
     out["override"] = override
-    decision, out["trail"] = _decide(body, url, content_type, kind, override, config)
+    decision = outcome.decision
+    out["trail"] = _steps(trace, decision, detector, error)
     out["decision"] = decision.as_dict()
-    text = decode(body, decision.encoding)
+    text = outcome.text if outcome.text is not None else decode(body, decision.encoding)
     out["scrapy"], out["difference"] = _compare(plain, text)
     out["replacement_chars"] = text.count("\ufffd")
     out["damage"] = _damage(text)
@@ -253,34 +266,10 @@ def _response(
     scrapy_headers = Headers(headers or {})
     if content_type is None:
         content_type = combined_value(scrapy_headers.getlist(b"Content-Type"))
-    elif b"Content-Type" not in scrapy_headers:
+    else:
         scrapy_headers[b"Content-Type"] = content_type.encode("latin-1")
     response_class = responsetypes.from_args(headers=scrapy_headers, url=url, body=body)
     return content_type, response_class(url=url, body=body, headers=scrapy_headers)
-
-
-def _decide(  # noqa: PLR0917
-    body: bytes,
-    url: str,
-    content_type: str | None,
-    kind: Kind,
-    override: str | None,
-    config: CharsetConfig,
-) -> tuple[EncodingDecision, dict[str, Any]]:
-    """The decision, as the middleware makes it with the project's settings, and its trail."""
-    detector, error = _load_detector(config)
-    trace = Trace()
-    decision = sniff(
-        body,
-        content_type,
-        url,
-        kind=kind,
-        override=override,
-        detector=detector,
-        default=config.default_encoding if kind in ("html", "text") else None,
-        trace=trace,
-    )
-    return decision, _steps(trace, decision, detector, error)
 
 
 # --- The text for a terminal ---------------------------------------------------------
@@ -401,6 +390,10 @@ def _head(trail: dict[str, Any]) -> list[str]:
         f"Response      {trail['response_class']}, {trail['body_length']} bytes, "
         f"Content-Type: {trail['content_type'] or 'none'}"
     )
+    sniffed = trail.get("sniffed_type")
+    if sniffed is not None:
+        read_as = f", read as {trail['read_as']}" if trail.get("read_as") else ""
+        lines.append(f"Sniffed type  {sniffed} (MIME Sniffing Standard, 7.1){read_as}")
     return lines
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats"]
+__all__ = ["REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats", "Unjudged"]
 
 #: The rule that fired an alert (see the module docstring).
 AlertRule = Literal["rate", "rise"]
@@ -42,6 +42,8 @@ class Alert:
     sources: dict[str, int] = dataclasses.field(
         default_factory=dict
     )  # decision source -> damaged items
+    damaged: int = 0  # items carrying the field with this damage so far
+    repaired: int = 0  # of them, items whose value was repaired
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -52,7 +54,21 @@ class Alert:
             "items": self.items,
             "samples": list(self.samples),
             "sources": dict(self.sources),
+            "damaged": self.damaged,
+            "repaired": self.repaired,
         }
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """Damage no rule could judge: a field with fewer than ``min_items`` items, and no
+    alert for the kind."""
+
+    field: str
+    kind: str
+    damaged: int  # items with the damage
+    items: int  # items carrying the field
+    repaired: int  # damaged items whose value was repaired
 
 
 @dataclass
@@ -61,6 +77,7 @@ class FieldStats:
 
     items: int = 0
     damaged: Counter[str] = dataclasses.field(default_factory=Counter)
+    repaired: Counter[str] = dataclasses.field(default_factory=Counter)
     recent: deque[frozenset[str]] = dataclasses.field(default_factory=deque)
     baseline: deque[frozenset[str]] = dataclasses.field(default_factory=deque)
     recent_counts: Counter[str] = dataclasses.field(default_factory=Counter)
@@ -102,8 +119,10 @@ class AlertRules:
         *,
         value: str | None = None,
         source: str | None = None,
+        repaired: Iterable[str] = (),
     ) -> list[Alert]:
-        """Record one item's *path* with the damage *kinds* it holds (empty when clean)."""
+        """Record one item's *path* with the damage *kinds* it holds (empty when clean),
+        of which the *repaired* kinds were repaired."""
         stats = self.fields.get(path)
         if stats is None:
             stats = self.fields[path] = FieldStats()
@@ -111,6 +130,8 @@ class AlertRules:
         stats.items += 1
         if found:
             _add(stats.damaged, found)
+            for kind in repaired:
+                stats.repaired[kind] += 1
         self._slide(stats, found)
         for kind in found:
             samples = stats.samples.setdefault(kind, [])
@@ -169,7 +190,21 @@ class AlertRules:
             items=stats.items,
             samples=tuple(stats.samples.get(kind, ())),
             sources=dict(stats.sources.get(kind, Counter()).most_common()),
+            damaged=stats.damaged[kind],
+            repaired=stats.repaired[kind],
         )
+
+    def unjudged(self) -> list[Unjudged]:
+        """The damage of fields with fewer than ``min_items`` items that fired no alert,
+        the most damaged first."""
+        found = [
+            Unjudged(path, kind, count, stats.items, stats.repaired[kind])
+            for path, stats in self.fields.items()
+            if stats.items < self.min_items
+            for kind, count in stats.damaged.items()
+            if count and (path, kind) not in self.fired
+        ]
+        return sorted(found, key=lambda entry: (-entry.damaged, entry.field, entry.kind))
 
     def rate_over(self, limit: float) -> tuple[str, str, float] | None:
         """A (field, kind, rate) whose rate is *limit* or more after ``min_items`` items."""

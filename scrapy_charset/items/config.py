@@ -2,7 +2,7 @@
 ``CHARSET_MONITOR_*``...), read once into a frozen config object.
 
 Read through the same checked reader as the response side's
-(:mod:`scrapy_charset.config`): an invalid value raises :exc:`CharsetSettingsError`, one
+(:mod:`scrapy_charset.responses.config`): an invalid value raises :exc:`CharsetSettingsError`, one
 line naming the setting, the value and what is accepted, and the crawl stops before the
 first request.
 """

@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.items.stamp import STAMP_KEYS
+from scrapy_charset.items.stamp import STAMP_KEYS, item_sources
 from scrapy_charset.items.textcheck import inspect_text
 from scrapy_charset.signals import charset_alert
 
@@ -50,6 +51,9 @@ logger = logging.getLogger(__name__)
 
 #: The finish reason when ``CHARSET_CLOSE_SPIDER_RATE`` closes the spider.
 CLOSE_REASON = "charset_damage"
+
+#: Fields the closing note names; it counts the others.
+_NOTE_FIELDS = 5
 
 #: Nesting deeper than this is not walked (counted in ``charset/items/skipped_values``).
 _MAX_DEPTH = 32
@@ -184,6 +188,12 @@ class CharsetPipeline:
         self._paths: set[str] = set()
         self._warn = Once(logger, extra={"crawler": crawler})
         self._closing = False
+        # Filled by the spider middleware (CharsetItemStampMiddleware); what an item
+        # dropped or failed before this pipeline left there is forgotten at once.
+        self.sources = item_sources(crawler)
+        self.sources.consumed = True
+        crawler.signals.connect(self._forget, signal=signals.item_dropped)
+        crawler.signals.connect(self._forget, signal=signals.item_error)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -202,9 +212,10 @@ class CharsetPipeline:
         try:
             if not ItemAdapter.is_item(item):
                 return item
+            source = self.sources.pop(item)
             self.stats.inc_value(keys.ITEMS_CHECKED)
             adapter = ItemAdapter(item)
-            scan = self._scan(adapter)
+            scan = self._scan(adapter, source)
             for edit in scan.edits:
                 journal.write(edit)
             if scan.changes and self.config.repairs_field:
@@ -219,9 +230,9 @@ class CharsetPipeline:
 
     # --- scan: read everything, change nothing ---------------------------------------------
 
-    def _scan(self, adapter: ItemAdapter) -> _Scan:
+    def _scan(self, adapter: ItemAdapter, source: str | None) -> _Scan:
         config = self.config
-        scan = _Scan(source=self._source(adapter))
+        scan = _Scan(source=source or self._stamped_source(adapter))
         for key in list(adapter.keys()):
             value = adapter.get(key)
             if key == config.item_field and _is_stamp(value):
@@ -316,7 +327,8 @@ class CharsetPipeline:
             return _SAME
         return new if type(text) is str else type(text)(new)
 
-    def _source(self, adapter: ItemAdapter) -> str | None:
+    def _stamped_source(self, adapter: ItemAdapter) -> str | None:
+        """The source on the item's stamp, for an item the spider middleware did not see."""
         field = self.config.item_field
         if not field:
             return None
@@ -379,7 +391,7 @@ class CharsetPipeline:
         if scan.skipped:
             inc(keys.SKIPPED_VALUES, scan.skipped)
         self._count(scan.found, scan.chars, scan.source)
-        self._decide(scan.found, scan.samples, scan.source)
+        self._decide(scan)
 
     def _count(self, found: dict[str, set[str]], chars: int, source: str | None) -> None:
         inc = self.stats.inc_value
@@ -419,11 +431,18 @@ class CharsetPipeline:
 
     # --- deciding (alerts.py) and acting -------------------------------------------------
 
-    def _decide(
-        self, found: dict[str, set[str]], samples: dict[str, str], source: str | None
-    ) -> None:
-        for path, kinds in found.items():
-            for alert in self.rules.observe(path, kinds, value=samples.get(path), source=source):
+    def _decide(self, scan: _Scan) -> None:
+        repaired: dict[str, set[str]] = {}
+        for name, kind in scan.repaired:
+            repaired.setdefault(name, set()).add(kind)
+        for path, kinds in scan.found.items():
+            for alert in self.rules.observe(
+                path,
+                kinds,
+                value=scan.samples.get(path),
+                source=scan.source,
+                repaired=repaired.get(path, ()),
+            ):
                 self._alert(alert)
         limit = self.config.close_spider_rate
         if limit and not self._closing:
@@ -440,12 +459,13 @@ class CharsetPipeline:
         )
         logger.warning(
             "Charset alert: %(kind)s in field %(field)r: %(rule)s; decided by %(sources)s; "
-            "e.g. %(samples)r",
+            "%(repairs)se.g. %(samples)r",
             {
                 "kind": alert.kind,
                 "field": alert.field,
                 "rule": rule,
                 "sources": ", ".join(f"{k} ({n})" for k, n in alert.sources.items()) or "?",
+                "repairs": "" if alert.kind == REPLACEMENT else self._repairs(alert) + "; ",
                 "samples": list(alert.samples),
             },
             extra={"crawler": self.crawler},
@@ -459,8 +479,57 @@ class CharsetPipeline:
             rate=alert.rate,
             samples=list(alert.samples),
             sources=dict(alert.sources),
+            repaired=alert.repaired,
             spider=self.crawler.spider,
         )
+
+    def _repairs(self, alert: Alert) -> str:
+        """Whether a mojibake alert's values were repaired, for its log line."""
+        why = "" if self.config.repair else " (CHARSET_REPAIR_ENABLED is False)"
+        if alert.repaired == alert.damaged:
+            return f"all {alert.damaged} repaired"
+        if not alert.repaired:
+            return f"none repaired{why}"
+        return f"{alert.repaired} of {alert.damaged} repaired"
+
+    # --- closing: what the rules could not judge ---------------------------------------
+
+    def close_spider(self, spider: Any = None) -> None:
+        self.sources.clear()
+        try:
+            self._note_unjudged()
+        except Exception as error:  # the closing note must not fail the close
+            self._failed(error)
+
+    def _note_unjudged(self) -> None:
+        """One INFO line when damage was seen in fields with fewer items than the rate
+        rule needs, and no rule fired for it: it would otherwise go unmentioned."""
+        unjudged = self.rules.unjudged()
+        if not unjudged:
+            return
+        parts = []
+        for entry in unjudged[:_NOTE_FIELDS]:
+            kind = "U+FFFD" if entry.kind == REPLACEMENT else entry.kind
+            part = f"{entry.field!r} {kind} in {entry.damaged} of {entry.items} items"
+            if entry.kind != REPLACEMENT:
+                part += f", {entry.repaired or 'none'} repaired"
+            parts.append(part)
+        if len(unjudged) > _NOTE_FIELDS:
+            parts.append(f"and {len(unjudged) - _NOTE_FIELDS} more")
+        logger.info(
+            "Charset: %(damaged)d damaged values raised no alert: the rate rule judges a field "
+            "after CHARSET_ALERT_MIN_ITEMS = %(min_items)d items carrying it, and these had "
+            "fewer: %(fields)s",
+            {
+                "damaged": sum(entry.damaged for entry in unjudged),
+                "min_items": self.config.alert_min_items,
+                "fields": "; ".join(parts),
+            },
+            extra={"crawler": self.crawler},
+        )
+
+    def _forget(self, item: Any) -> None:
+        self.sources.discard(item)
 
     def _close(self, path: str, kind: str, rate: float) -> None:
         self._closing = True

@@ -1,7 +1,16 @@
-"""Stamp each item with the encoding decision of the response it came from.
+"""Link each item to the encoding decision of the response it came from.
 
-Pipelines never see the response, so the stamp is put on by a spider middleware: each item
-a callback yields gets ``CHARSET_ITEM_FIELD`` set to a flat, JSON-safe dict (``encoding``,
+Pipelines never see the response, so a spider middleware makes the link. It always tells
+the item pipeline the decision's source (``header``, ``meta``, ``detected``...) of each
+item's response, without touching the item: :class:`ItemSources` keeps it, keyed by the
+item object, until the pipeline takes it, so the pipeline attributes damage
+(``charset/mojibake/source/<source>``, the alerts' "decided by") by default. It holds at
+most :data:`MAX_PENDING` items: an item another component filters out before the
+pipeline is held weakly where its type allows (``scrapy.Item``, dataclasses, attrs,
+pydantic), and a dict until newer items push it out (``charset/items/sources_evicted``).
+
+With ``CHARSET_ITEM_FIELD`` set it also stamps each item a callback yields: the field is
+set to a flat, JSON-safe dict (``encoding``,
 ``source``, ``label``, ``confidence``), read from ``response.meta["charset"]`` (written by
 the downloader middleware; from ``meta["charset_decision"]`` when a project's own value
 kept ``meta["charset"]``). Dicts get the key; ``scrapy.Item``, dataclass, attrs and
@@ -18,6 +27,8 @@ its traceback.
 from __future__ import annotations
 
 import logging
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,12 +45,92 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-__all__ = ["STAMP_KEYS", "CharsetItemStampMiddleware", "stamp_from_decision"]
+__all__ = [
+    "MAX_PENDING",
+    "STAMP_KEYS",
+    "CharsetItemStampMiddleware",
+    "ItemSources",
+    "item_sources",
+    "stamp_from_decision",
+]
 
 logger = logging.getLogger(__name__)
 
 #: The keys of a stamp, all str or float or None.
 STAMP_KEYS = ("encoding", "source", "label", "confidence")
+
+
+#: Items waiting between the spider middleware and the item pipeline, at most. Scrapy hands
+#: each item to the pipelines as soon as the spider middlewares yield it (up to
+#: ``CONCURRENT_ITEMS`` per response at once), so only items that never reach the pipeline
+#: (filtered out by another spider middleware, dropped before it) stay longer.
+MAX_PENDING = 10_000
+
+
+class ItemSources:
+    """The decision source of each item on its way from the spider middleware to the item
+    pipeline, for at most *limit* items.
+
+    Keyed by the item's ``id()`` with an identity check: a weak reference for the item
+    types that allow one, the item itself for those that do not (``dict``, slotted
+    classes), so a key reused by a new object after an item was freed never matches. Past
+    *limit* the oldest entry is forgotten (its item, if it ever arrives, is attributed to
+    no source) and :attr:`evicted` counts it.
+    """
+
+    def __init__(self, limit: int = MAX_PENDING) -> None:
+        self.limit = limit
+        self.evicted = 0
+        #: Set by the item pipeline: without one to take them, sources are not kept.
+        self.consumed = False
+        self._pending: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def remember(self, item: Any, source: str) -> bool:
+        """Keep *source* for *item*; True when the oldest entry was forgotten for it."""
+        pending = self._pending
+        key = id(item)
+        held = weakref.ref(item) if type(item).__weakrefoffset__ else item
+        evicted = False
+        if key in pending:  # an object freed and its id reused, or the item yielded again
+            pending.move_to_end(key)
+        elif len(pending) >= self.limit:
+            pending.popitem(last=False)
+            self.evicted += 1
+            evicted = True
+        pending[key] = (held, source)
+        return evicted
+
+    def pop(self, item: Any) -> str | None:
+        """The source kept for *item* (forgetting it), or None."""
+        entry = self._pending.pop(id(item), None)
+        if entry is None:
+            return None
+        held, source = entry
+        if held is item or (type(held) is weakref.ref and held() is item):
+            return source
+        return None
+
+    def discard(self, item: Any) -> None:
+        """Forget *item* (dropped, or failed in a pipeline)."""
+        self.pop(item)
+
+    def clear(self) -> None:
+        self._pending.clear()
+
+
+_SOURCES: weakref.WeakKeyDictionary[Any, ItemSources] = weakref.WeakKeyDictionary()
+
+
+def item_sources(crawler: Any) -> ItemSources:
+    """The one :class:`ItemSources` the spider middleware and the pipeline of *crawler*
+    share."""
+    sources = _SOURCES.get(crawler)
+    if sources is None:
+        sources = _SOURCES[crawler] = ItemSources()
+    return sources
 
 
 def stamp_from_decision(decision: Any) -> dict[str, Any] | None:
@@ -54,7 +145,8 @@ def stamp_from_decision(decision: Any) -> dict[str, Any] | None:
 
 
 class CharsetItemStampMiddleware(BaseSpiderMiddleware):
-    """Put the response's encoding decision on every item (``CHARSET_ITEM_FIELD``)."""
+    """Tell the item pipeline which decision each item's response had and, with
+    ``CHARSET_ITEM_FIELD``, put the decision on every item."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
@@ -62,9 +154,13 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         if not config.charset_enabled:
             disabled_notice(crawler)
             raise NotConfigured
-        if config.item_field is None:
-            raise NotConfigured("set CHARSET_ITEM_FIELD (e.g. 'encoding') to stamp items")
+        if config.item_field is None and not config.enabled:
+            raise NotConfigured(
+                "the item checks are off and CHARSET_ITEM_FIELD is unset: nothing to stamp"
+            )
         self.field = config.item_field
+        # Sources are kept only for a pipeline that takes them.
+        self.sources = item_sources(crawler) if config.enabled else None
         assert crawler.stats is not None
         self.stats = crawler.stats
         self._warn = Once(logger, extra={"crawler": crawler})
@@ -85,6 +181,13 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
             decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
+        sources = self.sources
+        if sources is not None and sources.consumed and isinstance(decision, Mapping):
+            source = decision.get("source")
+            if source and sources.remember(item, str(source)):
+                self._evicted()
+        if self.field is None:
+            return
         stamp = stamp_from_decision(decision)
         if stamp is None:
             self.stats.inc_value(keys.STAMP_MISSING)
@@ -111,6 +214,16 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
             )
             return
         self.stats.inc_value(keys.STAMPED)
+
+    def _evicted(self) -> None:
+        self.stats.inc_value(keys.SOURCES_EVICTED)
+        self._warn(
+            "evicted",
+            "More than %(limit)d items are waiting between the spider middleware and the item "
+            "pipeline: the oldest ones' damage is attributed to no decision source (counted "
+            "in charset/items/sources_evicted)",
+            {"limit": self.sources.limit if self.sources else MAX_PENDING},
+        )
 
     def _warn_once(self, item: Any, message: str) -> None:
         cls = f"{type(item).__module__}.{type(item).__qualname__}"

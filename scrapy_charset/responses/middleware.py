@@ -1,9 +1,12 @@
 """The downloader middleware: each text response decoded as a browser would, and tagged.
 
-For every :class:`~scrapy.http.TextResponse` the middleware decides the encoding with
-:func:`scrapy_charset.sniff` (the rules of the response's kind: HTML, XML, JSON or plain
-text), returns the same response with ``.encoding`` set to a codec that decodes it as the
-browser does, and records the decision in ``response.meta["charset"]``. The codec is the
+For every response, the middleware asks :func:`scrapy_charset.responses.decide.decide`
+(the one function ``scrapy charset`` and the audit ask too) whether it is left alone and,
+for a text response, its encoding under the rules of its kind (HTML, XML, JSON or plain
+text); it returns the same response with ``.encoding`` set to a codec that decodes it as
+the browser does (:func:`~scrapy_charset.responses.decide.rebuild`), and records the
+decision in ``response.meta["charset"]`` (and in the meta of ``response.request`` when
+another middleware replaced the request), the stats and the log. The codec is the
 standard one (``utf-8``, ``windows-1251``, ``cp932``...) whenever that decodes this body
 exactly, which every consumer of the name understands (lxml, iconv, other processes), and
 the registered ``whatwg-*`` codec for the bodies where it does not.
@@ -22,30 +25,25 @@ bodies Scrapy decodes lazily, once, when the spider first reads ``.text``.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
+from scrapy.http import TextResponse
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_charset import interop
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
 from scrapy_charset._settings import CharsetSettingsError, shown
-from scrapy_charset.config import CharsetConfig
-from scrapy_charset.decision import EncodingDecision, Ignored, Source
-from scrapy_charset.sniff import Kind, sniff_with_text
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.mime import UNKNOWN_TYPES
-from scrapy_charset.sniff.transport import combined_value
-from scrapy_charset.sniff.transport import essence as mime_essence
-from scrapy_charset.unknown_type import sniff_unknown_type
-from scrapy_charset.whatwg.codecs import decode, response_codec
+from scrapy_charset.responses import interop
+from scrapy_charset.responses.config import CharsetConfig
+from scrapy_charset.responses.decide import Skipped, decide, kind_of, rebuild
+from scrapy_charset.responses.decision import EncodingDecision, Ignored, Source
+from scrapy_charset.sniffing import Kind
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -53,179 +51,23 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from typing_extensions import Self
 
-__all__ = ["CharsetMiddleware", "response_kind", "skip_reason"]
+__all__ = ["CharsetMiddleware", "response_kind"]
 
 logger = logging.getLogger(__name__)
-
-#: MIME types that say nothing about the body: the response class Scrapy chose (from
-#: the URL or the body) decides the kind.
-_UNINFORMATIVE_TYPES = frozenset(
-    {
-        "application/octet-stream",
-        "binary/octet-stream",
-        "application/unknown",
-        "unknown/unknown",
-        "application/x-unknown-content-type",
-    }
-)
-#: HTML Standard: text/html is parsed as HTML; XHTML served as XML goes to the XML parser.
-_HTML_TYPES = frozenset({"text/html"})
-_XML_TYPES = frozenset({"text/xml", "application/xml"})
-_JSON_TYPES = frozenset(
-    {"application/json", "text/json", "application/x-json", "application/json-amazonui-streaming"}
-)
-#: Scripts are text (HTML Standard, "fetch a classic script": BOM, charset, fallback).
-_SCRIPT_TYPES = frozenset(
-    {
-        "application/javascript",
-        "application/x-javascript",
-        "application/ecmascript",
-        "application/x-ecmascript",
-    }
-)
-
-#: Byte order marks of UTF-32, which Scrapy's ``.text`` honours and browsers do not.
-_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
-
-#: The most characters of a label kept in ``meta["charset"]`` and in log lines; Encoding
-#: Standard labels are at most 19 characters, so only garbage is cut.
-MAX_LABEL = 40
-
-
-def _class_kind(response: TextResponse) -> Kind:
-    if isinstance(response, HtmlResponse):
-        return "html"
-    if isinstance(response, XmlResponse):
-        return "xml"
-    if isinstance(response, JsonResponse):
-        return "json"
-    return "text"
 
 
 def response_kind(response: TextResponse, essence: str | None) -> Kind | None:
     """Which rules decode *response*: from its MIME type *essence* when that names a
     text type, from the response class when the type is missing or says nothing;
-    None for a type that is not text (``application/pdf``, ``image/png``...)."""
-    if essence is None or essence in _UNINFORMATIVE_TYPES:
-        return _class_kind(response)
-    if essence in _HTML_TYPES:
-        return "html"
-    if essence in _XML_TYPES or essence.endswith("+xml"):
-        return "xml"
-    if essence in _JSON_TYPES or essence.endswith("+json"):
-        return "json"
-    if essence.startswith("text/") or essence in _SCRIPT_TYPES:
-        return "text"
-    return None
+    None for a type that is not text (``application/pdf``, ``image/png``...).
 
-
-def _rendered_by_browser(request: Request, response: Response) -> bool:
-    """True for a body a browser rendered: it is the renderer's UTF-8 serialisation under
-    the origin's headers, so sniffing it again would make mojibake."""
-    meta = request.meta
-    if meta.get("playwright"):  # scrapy-playwright renders every request that sets it
-        return True
-    for key in ("zyte_api", "zyte_api_automap"):  # scrapy-zyte-api, per request
-        params = meta.get(key)
-        if isinstance(params, dict) and params.get("browserHtml"):
-            return True
-    # scrapy-zyte-api with default or automatic parameters: its response classes keep the
-    # API's answer in their public ``raw_api_response`` (read without importing that
-    # package).
-    if _from_zyte_api(type(response)):
-        raw = getattr(response, "raw_api_response", None)
-        if isinstance(raw, dict) and raw.get("browserHtml"):
-            return True
-    return False
-
-
-#: :func:`_from_zyte_api` per response class: a crawl meets a handful of classes.
-_ZYTE_CLASSES: dict[type, bool] = {}
-
-
-def _from_zyte_api(cls: type) -> bool:
-    """True for the response classes of scrapy-zyte-api and their subclasses."""
-    found = _ZYTE_CLASSES.get(cls)
-    if found is None:
-        found = any(base.__module__.startswith("scrapy_zyte_api") for base in cls.__mro__)
-        if len(_ZYTE_CLASSES) < 256:
-            _ZYTE_CLASSES[cls] = found
-    return found
-
-
-def _unknown_type(content_type: str | None) -> bool:
-    """True when the ``Content-Type`` leaves the type to the MIME Sniffing Standard's rules
-    (:func:`~scrapy_charset.unknown_type.sniff_unknown_type`): missing, unparsable, or
-    one of the unknown or uninformative types."""
-    essence = mime_essence(content_type)
-    return essence is None or essence in UNKNOWN_TYPES or essence in _UNINFORMATIVE_TYPES
-
-
-def skip_reason(
-    request: Request, response: Response, skip_types: frozenset[str] = frozenset()
-) -> tuple[str | None, Kind | None, str | None]:
-    """``(reason, kind, content_type)``: why the middleware leaves *response* alone (one
-    of :data:`scrapy_charset.stats.SKIP_REASONS`), or None with the kind of rules that
-    apply and the ``Content-Type`` values joined by commas."""
-    if request.meta.get("dont_charset"):
-        return "dont_charset", None, None
-    if not isinstance(response, TextResponse):
-        return "not_text", None, None
-    if request.method == "HEAD":
-        return "head", None, None
-    if not response.body:
-        return "empty", None, None
-    if response.url[:5].lower() == "data:":
-        return "data_url", None, None
-    if _rendered_by_browser(request, response):
-        return "browser", None, None
-    content_type = combined_value(response.headers.getlist(b"Content-Type"))
-    essence = mime_essence(content_type)
-    if essence is not None and (
-        essence in skip_types or f"{essence.partition('/')[0]}/*" in skip_types
-    ):
-        return "content_type", None, content_type
-    kind = response_kind(response, essence)
-    if kind is None:
-        return "content_type", None, content_type
-    return None, kind, content_type
-
-
-def _rebuild(response: TextResponse, encoding: str) -> TextResponse:
-    """The same response with ``encoding`` set, built without ``Response.replace()``,
-    which reads every attribute, ``.encoding`` included, and so runs Scrapy's detection.
-
-    ``attributes`` lists the public attributes that are also ``__init__`` keywords (the
-    request too, so ``response.meta`` is the same dict); the body is the same bytes object.
+    :func:`scrapy_charset.responses.decide.kind_of` for the response's class.
     """
-    kwargs: dict[str, Any] = {
-        name: getattr(response, name) for name in response.attributes if name != "encoding"
-    }
-    return type(response)(**kwargs, encoding=encoding)
+    return kind_of(type(response), essence)
 
 
 def _domain(response: Response) -> str:
     return urlparse_cached(response).hostname or ""
-
-
-def _cut_label(label: str) -> str:
-    """*label* if it is at most :data:`MAX_LABEL` characters, else its start and a note
-    that it was cut (a 10 KB ``Content-Type`` must not make a 10 KB meta value or log line)."""
-    if len(label) <= MAX_LABEL:
-        return label
-    return f"{label[:MAX_LABEL]}... (cut, {len(label)} characters)"
-
-
-def _bounded(decision: EncodingDecision) -> EncodingDecision:
-    """*decision* with every label cut to :data:`MAX_LABEL` characters."""
-    long_label = decision.label is not None and len(decision.label) > MAX_LABEL
-    if not long_label and all(len(i.label) <= MAX_LABEL for i in decision.ignored):
-        return decision
-    return dataclasses.replace(
-        decision,
-        label=_cut_label(decision.label) if decision.label is not None else None,
-        ignored=tuple(dataclasses.replace(i, label=_cut_label(i.label)) for i in decision.ignored),
-    )
 
 
 def _describe(decision: EncodingDecision) -> str:
@@ -344,60 +186,20 @@ class CharsetMiddleware:
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Request | Response:
-        original = response
-        reason, kind, content_type = skip_reason(request, response, self.config.skip_content_types)
-        sniffed: str | None = None
-        if reason == "not_text" or (reason is None and _unknown_type(content_type)):
-            # No Content-Type, or one that says nothing: the type browsers compute decides
-            # the kind (and the response class).
-            try:
-                response, sniffed = sniff_unknown_type(response, _UNINFORMATIVE_TYPES)
-            except Exception:  # a response that cannot be rebuilt stays as Scrapy made it
-                self._unsupported(type(response))
-                response, sniffed = original, None
-            if response is not original:
-                reason, kind, content_type = skip_reason(
-                    request, response, self.config.skip_content_types
-                )
-        if reason is not None or kind is None:
-            self._skip(request, original, reason or "content_type")
-            return original
-        assert isinstance(response, TextResponse)
-        override, not_a_label = self._override(request)
-        decision, text = sniff_with_text(
-            response.body,
-            content_type,
-            response.url,
-            kind=kind,
-            override=override,
-            detector=self.detector,
-            default=self.config.default_encoding if kind in ("html", "text") else None,
-        )
-        if not_a_label is not None:
-            decision = dataclasses.replace(decision, ignored=(not_a_label, *decision.ignored))
-        decision = _bounded(decision)
-        if sniffed is not None:
-            decision = dataclasses.replace(decision, sniffed_type=sniffed)
+        outcome = decide(request, response, self.config, detector=self.detector)
+        if isinstance(outcome, Skipped):
+            self._skip(request, response, outcome.reason)
+            return response
+        if outcome.sniffed_type is not None:
             assert self.crawler.stats is not None
-            self.crawler.stats.inc_value(keys.sniffed_type(sniffed))
-        codec, decoded = response_codec(response.body, decision.encoding)
-        if text is None:
-            text = decoded
+            self.crawler.stats.inc_value(keys.sniffed_type(outcome.sniffed_type))
         try:
-            new = _rebuild(response, codec)
+            new = rebuild(response, outcome)
         except Exception:  # a third-party class whose __init__ breaks the attributes contract
             self._unsupported(type(response))
             self._skip(request, response, "unsupported_class")
             return response
-        if text is None and response.body.startswith(_UTF32_BOMS):
-            # Scrapy's .text reads a UTF-32 byte order mark before the response's encoding
-            # (w3lib); browsers have no UTF-32, and FF FE 00 00 is a UTF-16LE BOM and a NUL.
-            text = decode(response.body, decision.encoding)
-        if text is not None and isinstance(new, TextResponse):
-            # The text is already known (the UTF-8 check or the choice of the codec
-            # decoded the body, or the case above): hand it over, exactly what decode()
-            # gives, rather than decode again.
-            new._cached_ubody = text
+        decision = outcome.decision
         self._record(response, decision)
         tagged = decision.as_dict()
         for meta in _metas(request, response):
@@ -428,7 +230,8 @@ class CharsetMiddleware:
         self._counts["skipped"][reason] += 1
         # A redirect (meta refresh, retry) copies meta from the previous request: never
         # let a decision about another body describe this one.
-        untag(request.meta)
+        for meta in _metas(request, response):
+            untag(meta)
         logger.debug(
             "Charset of %(url)s left alone: %(reason)s",
             {"url": response.url, "reason": reason},
@@ -444,16 +247,6 @@ class CharsetMiddleware:
             {"cls": name},
             exc_info=True,
         )
-
-    @staticmethod
-    def _override(request: Request) -> tuple[str | None, Ignored | None]:
-        """``(label, None)`` for the override label (or None), ``(None, ignored)`` for a
-        value that is not a string: recorded and counted as an unknown label."""
-        value = request.meta.get("charset_encoding")
-        if value is None or isinstance(value, str):
-            return value, None
-        label = f"{shown(value, MAX_LABEL // 2)} ({type(value).__name__}, not a string)"
-        return None, Ignored(source=Source.OVERRIDE, label=label, reason="unknown_label")
 
     # --- stats and logs -------------------------------------------------------------
 

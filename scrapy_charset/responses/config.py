@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy_charset._settings import CharsetSettingsError, SettingsReader
-from scrapy_charset.sniff.detect import DEFAULT_WINDOW
-from scrapy_charset.sniff.detectors import BACKENDS
+from scrapy_charset.sniffing.detect import DEFAULT_WINDOW
+from scrapy_charset.sniffing.detectors import BACKENDS
 from scrapy_charset.whatwg.labels import get_encoding
 
 if TYPE_CHECKING:

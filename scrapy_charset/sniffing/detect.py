@@ -7,14 +7,14 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
 
 :func:`get_detector` builds the detector a crawl uses. Whatever the backend, detection:
 
-- reads a bounded window of text content (:func:`scrapy_charset.sniff.text.detection_window`:
+- reads a bounded window of text content (:func:`scrapy_charset.sniffing.text.detection_window`:
   it starts where the non-ASCII text starts, ends at a safe character boundary, and has
   markup, scripts, styles, comments and URLs removed), so a 50 MB body costs no more than
   the window;
-- maps every answer to an Encoding Standard name (:func:`~scrapy_charset.sniff.detectors.
+- maps every answer to an Encoding Standard name (:func:`~scrapy_charset.sniffing.detectors.
   answer_encoding`, never :func:`codecs.lookup`) and keeps only the legacy encodings
   browsers support;
-- applies the URL's TLD prior (:mod:`scrapy_charset.sniff.tld`): chardetng takes the TLD
+- applies the URL's TLD prior (:mod:`scrapy_charset.sniffing.tld`): chardetng takes the TLD
   itself; for the other backends, among the candidates scoring at least
   :data:`PRIOR_MARGIN` of the best, the first one the TLD makes likely wins, and when a
   backend has no usable answer the TLD's first encoding is used if it decodes the window
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from scrapy_charset._log import Once
-from scrapy_charset.sniff.detectors import (
+from scrapy_charset.sniffing.detectors import (
     FAMILIES,
     Backend,
     answer_encoding,
@@ -52,8 +52,8 @@ from scrapy_charset.sniff.detectors import (
     make_backend,
     same_family,
 )
-from scrapy_charset.sniff.text import Window, detection_window
-from scrapy_charset.sniff.tld import prior, tld_of
+from scrapy_charset.sniffing.text import Window, detection_window
+from scrapy_charset.sniffing.tld import prior, tld_of
 from scrapy_charset.whatwg.codecs import decode
 
 __all__ = [

@@ -11,7 +11,7 @@ signatures (6.1, 6.2, 6.4), and finally ``text/plain`` when the header has no bi
 byte (3, "terminology"), else ``application/octet-stream``.
 
 :func:`identify_unknown` runs those rules; :func:`sniffed_kind` says which rules of
-:func:`scrapy_charset.sniff.sniff` decode the computed type (``"html"`` for
+:func:`scrapy_charset.sniffing.sniff` decode the computed type (``"html"`` for
 ``text/html``, ``"xml"`` for ``text/xml``, ``"text"`` for ``text/plain``, None for a
 binary type). The signature rows below are the standard's tables, in its order, with its
 byte patterns and masks written as the standard writes them (``TT`` is a tag-terminating

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from scrapy_charset.decision import Ignored, Source
+from scrapy_charset.responses.decision import Ignored, Source
 from scrapy_charset.whatwg.labels import ASCII_WHITESPACE, get_encoding, is_utf16
 
 __all__ = [

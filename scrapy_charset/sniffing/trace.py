@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scrapy_charset.decision import Ignored, Source
+from scrapy_charset.responses.decision import Ignored, Source
 
 if TYPE_CHECKING:
-    from scrapy_charset.sniff.detect import Detected
-    from scrapy_charset.sniff.utf8 import Utf8Evidence
+    from scrapy_charset.sniffing.detect import Detected
+    from scrapy_charset.sniffing.utf8 import Utf8Evidence
 
 __all__ = ["BomSeen", "DeclarationSeen", "DetectionSeen", "LabelSeen", "Trace", "Utf8Seen"]
 
@@ -125,7 +125,7 @@ class DetectionSeen:
 
 @dataclass
 class Trace:
-    """The records of one :func:`scrapy_charset.sniff.sniff` call, in the browser's order.
+    """The records of one :func:`scrapy_charset.sniffing.sniff` call, in the browser's order.
 
     ``order`` names the steps of the body's kind, by the source each gives; a record left
     None belongs to a step that did not run.

@@ -6,7 +6,7 @@ hint: a ``.jp`` page is far more likely Shift_JIS or EUC-JP than Big5. :data:`TL
 gives, per country-code TLD, the legacy encodings that were the local defaults, most likely
 first. Generic TLDs (``.com``, ``.org``...) give no prior.
 
-How a detector uses the prior is in :mod:`scrapy_charset.sniff.detect`.
+How a detector uses the prior is in :mod:`scrapy_charset.sniffing.detect`.
 """
 
 from __future__ import annotations

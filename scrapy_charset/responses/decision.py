@@ -11,7 +11,20 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-__all__ = ["Confidence", "EncodingDecision", "Ignored", "Source"]
+__all__ = ["MAX_LABEL", "Confidence", "EncodingDecision", "Ignored", "Source", "cut_label"]
+
+#: The most characters of a label kept in a decision recorded by the middleware
+#: (``meta["charset"]``, log lines): Encoding Standard labels are at most 19 characters,
+#: so only garbage is cut.
+MAX_LABEL = 40
+
+
+def cut_label(label: str, limit: int = MAX_LABEL) -> str:
+    """*label* if it is at most *limit* characters, else its start and a note that it was
+    cut (a 10 KB ``Content-Type`` must not make a 10 KB meta value or log line)."""
+    if len(label) <= limit:
+        return label
+    return f"{label[:limit]}... (cut, {len(label)} characters)"
 
 
 class Source(str, Enum):
@@ -89,7 +102,7 @@ class EncodingDecision:
     the byte offset of an in-document declaration. ``detector`` and ``score`` are set when
     the source is ``"detected"``. ``sniffed_type`` is the MIME type the MIME Sniffing
     Standard's rules computed for a response with no or an uninformative ``Content-Type``
-    (:mod:`scrapy_charset.sniff.mime`), else None.
+    (:mod:`scrapy_charset.sniffing.mime`), else None.
     """
 
     encoding: str

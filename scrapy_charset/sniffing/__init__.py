@@ -16,11 +16,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from scrapy_charset.decision import Confidence, EncodingDecision, Ignored, Source
-from scrapy_charset.sniff.detect import Detected, Detector, get_detector
-from scrapy_charset.sniff.fallback import DEFAULT_ENCODING
-from scrapy_charset.sniff.prescan import get_xml_encoding, prescan, utf16_xml_declaration
-from scrapy_charset.sniff.trace import (
+from scrapy_charset.responses.decision import (
+    Confidence,
+    EncodingDecision,
+    Ignored,
+    Source,
+    cut_label,
+)
+from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.fallback import DEFAULT_ENCODING
+from scrapy_charset.sniffing.prescan import get_xml_encoding, prescan, utf16_xml_declaration
+from scrapy_charset.sniffing.trace import (
     BomSeen,
     DeclarationSeen,
     DetectionSeen,
@@ -28,8 +34,8 @@ from scrapy_charset.sniff.trace import (
     Trace,
     Utf8Seen,
 )
-from scrapy_charset.sniff.transport import charset_parameter
-from scrapy_charset.sniff.utf8 import (
+from scrapy_charset.sniffing.transport import ContentType, parse_content_type
+from scrapy_charset.sniffing.utf8 import (
     decode_utf8,
     has_iso2022jp_escapes,
     is_utf8,
@@ -71,6 +77,13 @@ class _Context:
     text: str | None = None
     #: Filled with what each step saw when the caller asks (see trace.py).
     trace: Trace | None = None
+    #: The ``Content-Type``'s charset parameter, as written (parsed once, by the caller
+    #: or by _context).
+    charset: str | None = None
+    #: Recorded in the decision: the MIME type computed for an untyped response.
+    sniffed_type: str | None = None
+    #: Labels in the decision are cut to this many characters (None: kept whole).
+    max_label: int | None = None
 
 
 Step = Callable[[_Context], EncodingDecision | None]
@@ -140,7 +153,7 @@ def header_step(ctx: _Context) -> EncodingDecision | None:
 
     An unknown or empty label gives nothing and the scan goes on.
     """
-    found = _label_step(ctx, Source.HEADER, charset_parameter(ctx.content_type))
+    found = _label_step(ctx, Source.HEADER, ctx.charset)
     if found is None:
         return None
     return _decision(found[1], Source.HEADER, Confidence.CERTAIN, found[0])
@@ -177,7 +190,7 @@ def xml_declaration_step(ctx: _Context) -> EncodingDecision | None:
 
 def utf8_step(ctx: _Context) -> EncodingDecision | None:
     """The scraping side's rule: an undeclared body that is valid UTF-8 is UTF-8, and so
-    is one that is mostly UTF-8 (:mod:`scrapy_charset.sniff.utf8`): the decision then
+    is one that is mostly UTF-8 (:mod:`scrapy_charset.sniffing.utf8`): the decision then
     names the rule as its detector, with the counts. Seven-bit ISO-2022-JP text is left
     to detection."""
     if ctx.want_text:
@@ -286,7 +299,7 @@ _DEFAULTS: dict[Kind, str] = {
 
 def sniff(
     body: bytes,
-    content_type: str | bytes | None = None,
+    content_type: str | bytes | ContentType | None = None,
     url: str | None = None,
     *,
     kind: Kind = "html",
@@ -301,7 +314,8 @@ def sniff(
         ``bytearray`` or ``memoryview``.
     :param content_type: the ``Content-Type`` header value, ``str`` or ``bytes`` (as
         Scrapy's ``response.headers`` gives it, read as latin-1); several values may be
-        joined with commas, as HTTP combines duplicate headers.
+        joined with commas, as HTTP combines duplicate headers; or the header as
+        :func:`~scrapy_charset.sniffing.transport.parse_content_type` parsed it.
     :param url: the response URL, a hint for detection (its top-level domain).
     :param kind: ``"html"``, ``"xml"``, ``"json"`` or ``"text"``: which rules apply.
     :param override: a label that overrides every declaration but a BOM.
@@ -331,19 +345,28 @@ def sniff(
 
 def sniff_with_text(
     body: bytes,
-    content_type: str | bytes | None = None,
+    content_type: str | bytes | ContentType | None = None,
     url: str | None = None,
     *,
     kind: Kind = "html",
     override: str | None = None,
     detector: Detector | str | None = "default",
     default: str | None = None,
+    trace: Trace | None = None,
+    ignored: tuple[Ignored, ...] = (),
+    sniffed_type: str | None = None,
+    max_label: int | None = None,
 ) -> tuple[EncodingDecision, str | None]:
     """:func:`sniff`, plus the body's text when deciding already decoded it, else None.
 
     The UTF-8 check decodes an undeclared body to know that it is UTF-8; this returns that
     text (exactly what ``decode(body, "UTF-8")`` gives) so that a caller need not decode
     the body a second time. For every other decision the text is None.
+
+    The decision is whole when it is returned: *ignored* are the caller's own findings
+    (an override that is not a label), recorded before the steps'; *sniffed_type* is the
+    MIME type computed for an untyped response; with *max_label*, every label is cut to
+    that many characters (:func:`~scrapy_charset.responses.decision.cut_label`).
     """
     ctx = _context(
         body,
@@ -355,6 +378,12 @@ def sniff_with_text(
         default=default,
     )
     ctx.want_text = True
+    ctx.ignored.extend(ignored)
+    ctx.sniffed_type = sniffed_type
+    ctx.max_label = max_label
+    if trace is not None:
+        trace.order = tuple(_SOURCES[step] for step in ORDER[kind])
+        ctx.trace = trace
     decision = _determine(ctx)
     text = ctx.text if decision.source is Source.UTF8 else None
     return decision, text
@@ -363,7 +392,7 @@ def sniff_with_text(
 def _context(
     body: bytes,
     *,
-    content_type: str | bytes | None,
+    content_type: str | bytes | ContentType | None,
     url: str | None,
     kind: Kind,
     override: str | None,
@@ -371,7 +400,10 @@ def _context(
     default: str | None,
 ) -> _Context:
     _require("body", body, (bytes, bytearray, memoryview), "bytes, bytearray or memoryview")
-    _require("content_type", content_type, (str, bytes, type(None)), "str, bytes or None")
+    # A ContentType is the middleware's: the header already parsed.
+    _require(
+        "content_type", content_type, (str, bytes, ContentType, type(None)), "str, bytes or None"
+    )
     _require("url", url, (str, type(None)), "str or None")
     _require("kind", kind, (str,), "str")
     _require("override", override, (str, type(None)), "str or None")
@@ -388,17 +420,21 @@ def _context(
     fallback = _DEFAULTS[kind] if default is None else get_encoding(default)
     if fallback is None:
         raise ValueError(f"default {default!r} is not an Encoding Standard label")
+    if isinstance(content_type, bytes):
+        content_type = content_type.decode("latin-1")
+    parsed = (
+        content_type if isinstance(content_type, ContentType) else parse_content_type(content_type)
+    )
     return _Context(
         # A bytes object is used as it is: copying a large body would double its memory.
         body=body if type(body) is bytes else bytes(body),
-        content_type=content_type.decode("latin-1")
-        if isinstance(content_type, bytes)
-        else content_type,
+        content_type=parsed.value,
         url=url,
         kind=kind,
         override=override,
         detector=detector,
         default=fallback,
+        charset=parsed.charset,
     )
 
 
@@ -438,17 +474,43 @@ def _determine(ctx: _Context) -> EncodingDecision:
                         offset=lost.offset,
                     )
                 )
-        if not ctx.ignored:
-            return decision  # a step's decision has nothing ignored
-        return EncodingDecision(
-            encoding=decision.encoding,
-            source=decision.source,
-            confidence=decision.confidence,
-            label=decision.label,
-            ignored=tuple(ctx.ignored),
-            offset=decision.offset,
-            detector=decision.detector,
-            score=decision.score,
-            details=decision.details,
-        )
+        return _whole(ctx, decision)
     raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def _whole(ctx: _Context, decision: EncodingDecision) -> EncodingDecision:
+    """The step's *decision* with everything the context adds: the declarations ignored,
+    the sniffed type, the labels cut. Built once; nothing is patched afterwards."""
+    if not ctx.ignored and ctx.sniffed_type is None and ctx.max_label is None:
+        return decision  # a step's decision has nothing ignored
+    ignored = tuple(ctx.ignored)
+    label = decision.label
+    if ctx.max_label is not None:
+        limit = ctx.max_label
+        if label is not None:
+            label = cut_label(label, limit)
+        if any(len(item.label) > limit for item in ignored):
+            ignored = tuple(
+                Ignored(
+                    source=item.source,
+                    label=cut_label(item.label, limit),
+                    reason=item.reason,
+                    encoding=item.encoding,
+                    offset=item.offset,
+                )
+                for item in ignored
+            )
+        if not ignored and ctx.sniffed_type is None and label == decision.label:
+            return decision
+    return EncodingDecision(
+        encoding=decision.encoding,
+        source=decision.source,
+        confidence=decision.confidence,
+        label=label,
+        ignored=ignored,
+        offset=decision.offset,
+        detector=decision.detector,
+        score=decision.score,
+        details=decision.details,
+        sniffed_type=ctx.sniffed_type,
+    )

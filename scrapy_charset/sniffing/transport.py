@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
+    "ContentType",
     "MimeType",
     "charset_parameter",
     "combined_value",
     "essence",
     "extract_mime_type",
+    "parse_content_type",
     "parse_mime_type",
     "split_header_values",
 ]
@@ -241,3 +243,45 @@ def essence(header: str | None) -> str | None:
     if len(header) <= 256:
         return _cached_essence(header)
     return _cached_essence.__wrapped__(header)
+
+
+@dataclass(frozen=True)
+class ContentType:
+    """A ``Content-Type`` header parsed once: the value as "get" gives it (None when the
+    header is absent), the essence of the MIME type "extract a MIME type" gives (None for
+    failure), and that MIME type's ``charset`` parameter as written (None if it has none).
+    """
+
+    value: str | None
+    essence: str | None = None
+    charset: str | None = None
+
+
+_ABSENT = ContentType(None)
+
+
+def _parse_content_type(header: str) -> ContentType:
+    mime = extract_mime_type(header)
+    if mime is None:
+        return ContentType(header)
+    return ContentType(header, mime.essence, mime.parameters.get("charset"))
+
+
+_cached_content_type = lru_cache(maxsize=256)(_parse_content_type)
+
+
+def parse_content_type(header: str | None) -> ContentType:
+    """The ``Content-Type`` header value *header* (the values joined by commas, see
+    :func:`combined_value`) parsed once into its essence and its charset: what
+    :func:`essence` and :func:`charset_parameter` give, from one run of "extract a MIME
+    type".
+
+    Short values are remembered, as by :func:`essence`; long ones are parsed anew.
+    """
+    if header is None:
+        return _ABSENT
+    if not header:
+        return ContentType(header)
+    if len(header) <= 256:
+        return _cached_content_type(header)
+    return _parse_content_type(header)

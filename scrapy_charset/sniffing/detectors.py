@@ -1,7 +1,7 @@
 """Detection backends: one small interface over the available statistical detectors.
 
 A backend ranks candidate encodings for a window of text content; it says nothing final.
-:mod:`scrapy_charset.sniff.detect` maps each answer to an Encoding Standard name with
+:mod:`scrapy_charset.sniffing.detect` maps each answer to an Encoding Standard name with
 :func:`answer_encoding` (never with :func:`codecs.lookup`), drops those browsers do not
 support, applies the URL's TLD prior and checks the candidates with the WHATWG decoders.
 
@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
-from scrapy_charset.sniff.tld import prior
+from scrapy_charset.sniffing.tld import prior
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
 
@@ -446,7 +446,7 @@ class ChardetngChardetBackend:
     reading has other letters ("ù" in Polish) and one of the TLD's code pages reads the
     differing words with none and as plausibly, that code page wins. Then the
     plausibility comparison runs among the TLD's likely encodings
-    (:data:`scrapy_charset.sniff.tld.TLD_PRIORS`, which list the sibling code pages each
+    (:data:`scrapy_charset.sniffing.tld.TLD_PRIORS`, which list the sibling code pages each
     country used) and chardetng's answer; the sibling refinement then only considers the
     siblings the TLD makes likely, so a Hungarian page under ``.hu`` is never read as a
     Baltic code page because chardet scores it higher.
