@@ -46,6 +46,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_rounds,
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
+from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
@@ -76,8 +77,8 @@ def find_mojibake(text: str) -> Finding | None:
             # Repaired segment by segment: windows-1252 characters that happen to form a
             # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
             # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
-            legacy = legacy_as_windows_1252(text)
-            if legacy is not None:
+            legacy = _legacy(text, marks)
+            if legacy is not None and legacy.repaired is not None:
                 return legacy
         if "\x1a" in fixed and "\x1a" not in text:
             # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
@@ -94,16 +95,46 @@ def find_mojibake(text: str) -> Finding | None:
             return found
     if not marks.legacy:
         return c1_controls(text) if marks.c1 else None
-    legacy = legacy_as_windows_1252(text)
+    legacy = _legacy(text, marks)
     if legacy is not None and legacy.repaired is not None:
         exact = _exact_utf8(text)
-        if exact is not None:
+        if exact is not None and implausible(text, exact) is None:
             # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
             # legacy encoding, but without the evidence a default repair needs.
             return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
     if marks.c1:
         return legacy if legacy is not None and legacy.repaired else c1_controls(text)
     return legacy
+
+
+def _legacy(text: str, marks: Marks) -> Finding | None:
+    """:func:`.legacy.legacy_as_windows_1252`, judged: a guessed reading that gives text
+    no language writes (:func:`.plausible.implausible`), or one of text whose marks UTF-8
+    read as a single-byte encoding explains (a lossy UTF-8 sequence), is damage without a
+    repair."""
+    legacy = legacy_as_windows_1252(text)
+    if legacy is None or legacy.repaired is None:
+        return legacy
+    if implausible(text, legacy.repaired) is not None or _mostly_utf8(text):
+        return Finding(legacy.kind, None, encoding=legacy.encoding)
+    return legacy
+
+
+#: UTF-8 sequences a text's windows-1252 bytes must hold per invalid one, for UTF-8 to
+#: explain them better than a legacy double-byte encoding: damaged UTF-8 that lost a byte
+#: here and there (a no-break space turned into a space) is still mostly valid.
+UTF8_PER_ERROR = 4
+
+
+def _mostly_utf8(text: str) -> bool:
+    """*text*'s windows-1252 bytes are UTF-8 but for a few bytes lost."""
+    raw = encode_windows_1252(text)
+    if raw is None:
+        return False
+    decoded = raw.decode("utf-8", "replace")
+    errors = decoded.count("\ufffd") - text.count("\ufffd")
+    sequences = sum(1 for c in decoded if c > "\x7f" and c != "\ufffd")
+    return sequences >= UTF8_PER_ERROR * max(1, errors)
 
 
 def _exact_utf8(text: str) -> str | None:
@@ -130,7 +161,9 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
             repaired = singlebyte.encode(text, name).decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue
-        if repaired != text and not any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+        if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+            continue
+        if implausible(text, repaired) is None:
             return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
     return None
 

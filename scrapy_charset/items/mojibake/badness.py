@@ -663,6 +663,10 @@ def _weigh(before: str, sequence: str, after: str, reading: str) -> int:
         # An apostrophe in a Cyrillic word is a letter of it, neither lower nor upper case
         # ("б’є" in "Об’єднані", "М’янма", "Кот-д’Івуар").
         sequence, before, after = (s.replace("’", "ʼ") for s in (sequence, before, after))
+    elif sequence[-1] == "’" and sequence[0].isupper() and after.isalpha():
+        # A capital, then an apostrophe and a letter: the possessive or an elision of a
+        # word in capitals ("BEYONCÉ’s", "ZOË’s", "AÇAÍ’s", "Ã’s"), not a symbol in a word.
+        sequence = sequence[:-1] + "ʼ"
     letters = _letters(sequence)
     # Long and not letters only, unless a Cyrillic word's last letters and its closing
     # punctuation ("дії»", "үйі»").
@@ -702,7 +706,8 @@ def _letters(text: str) -> bool:
 
 
 def _latin(c: str) -> bool:
-    return c.isascii() or unicodedata.name(c, "").startswith("LATIN")
+    # The apostrophe stands for "’" in a word: it belongs to no script.
+    return c.isascii() or c == "ʼ" or unicodedata.name(c, "").startswith("LATIN")
 
 
 @dataclass(slots=True)

@@ -27,6 +27,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
     sequence_pattern,
 )
+from scrapy_charset.items.mojibake.plausible import implausible
 
 __all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
 
@@ -163,7 +164,7 @@ def _decode_segment(segment: str, kind: MojibakeKind) -> str | None:
     return decoded
 
 
-def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind] | None:
+def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
     """Repair UTF-8 sequences segment by segment, where every token stays coherent.
 
     A token (a run of non-space characters) touched by a repair must have no other
@@ -184,7 +185,7 @@ def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind
                 out += [text[last : token.start()], repaired]
                 damaged.append(token.group())
                 last = token.end()
-        if out and _enough(damaged, kind, proven=proven):
+        if out and _enough(damaged, kind):
             out.append(text[last:])
             return "".join(out), kind
     return None
@@ -193,7 +194,7 @@ def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind
 _READING = {UTF8_AS_WINDOWS_1252: "windows-1252", UTF8_AS_WINDOWS_1251: "windows-1251"}
 
 
-def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
+def _enough(damaged: list[str], kind: MojibakeKind) -> bool:
     """The evidence rule (:mod:`.badness`) over the tokens repaired, counted together:
     Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
     E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
@@ -202,7 +203,7 @@ def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
         found = evidence(token, (_READING[kind],), until=Evidence.is_enough)
         total.decisive += found.decisive
         total.weak += found.weak
-    return total.enough or (proven and total.decisive + total.weak > 0)
+    return total.enough
 
 
 _TWO_NON_ASCII = re.compile("[^\x00-\x7f]{2}")
@@ -269,9 +270,11 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     windows-1251).
     """
     original = text
-    rounds = 0
-    kind: MojibakeKind | None = None
-    segments = False
+    # Each layer as the evidence rule and a repair step find it, none judged yet.
+    chain = [text]
+    kinds: list[MojibakeKind] = []
+    rounds: list[int] = []
+    segments: list[bool] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
         seen = evidence(text, marks=marks if text is original else None, until=Evidence.is_some)
@@ -281,23 +284,58 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         if step is not None:
             fixed, more, step_kind, step_segments = step
         else:
-            # Once a round found damage, the field is known to be damaged: a weak
-            # sequence left in it is damage too ("осканскае Ñ– іншыя").
-            found = _segment_step(text, proven=rounds > 0)
+            # Each layer is judged on its own evidence: a field that was damaged once is
+            # not known to be damaged again.
+            found = _segment_step(text)
             if found is None:
                 break
             (fixed, step_kind), more, step_segments = found, 1, True
         if fixed == text:
             break
-        kind = kind or step_kind
-        rounds += more
-        segments = segments or step_segments
+        chain.append(fixed)
+        kinds.append(step_kind)
+        rounds.append(more)
+        segments.append(step_segments)
         text = fixed
-    if rounds == 0 or kind is None:
+    text, used = choose_layers(chain)
+    if used == 0:
         return None
-    if rounds > 1 and not _double_encoded(original, text):
-        rounds = 1  # two separate single repairs (ftfy's, then a token it left)
-    return text, (UTF8_DOUBLE_ENCODED if rounds > 1 else kind), segments
+    total = sum(rounds[:used])
+    if total > 1 and not _double_encoded(original, text):
+        total = 1  # two separate single repairs (ftfy's, then a token it left)
+    kind = UTF8_DOUBLE_ENCODED if total > 1 else kinds[0]
+    return text, kind, any(segments[:used])
+
+
+def choose_layers(chain: list[str]) -> tuple[str, int]:
+    """The text that *chain* (a text, then each layer of repair undone from the one
+    before) gives back, and how many layers were taken: token by token (a run of
+    characters other than spaces), the deepest layer that is more plausible than the last
+    one taken (:func:`.plausible.implausible`), so a layer is undone only after the one
+    before it was judged, and a token is never a text that no whole layer gives."""
+    tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
+    if any(len(t) != len(tokens[0]) for t in tokens):
+        best = 0
+        for layer in range(1, len(chain)):
+            if implausible(chain[best], chain[layer]) is None:
+                best = layer
+        return chain[best], best
+    out: list[str] = []
+    used = 0
+    for i, first in enumerate(tokens[0]):
+        best = 0
+        for layer in range(1, len(chain)):
+            if tokens[layer][i] != tokens[best][i] and (
+                implausible(tokens[best][i], tokens[layer][i]) is None
+            ):
+                best = layer
+        out.append(tokens[best][i])
+        if tokens[best][i] != first:
+            used = max(used, best)
+    return "".join(out), used
+
+
+_TOKEN_OR_SPACE = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
 
 
 def _double_encoded(damaged: str, repaired: str) -> bool:
@@ -393,12 +431,15 @@ def _plausible_letters(text: str) -> bool:
 # --- Stray C1 controls ---------------------------------------------------------------------
 
 _C1 = re.compile("[\u0080-\u009f]")
+_C1_AFTER_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u009f]")
 
 
 def c1_controls(text: str) -> Finding:
     """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does."""
     repaired = _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
     # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
-    if repaired == text:
+    # A C1 control after a UTF-8 lead byte is a byte of UTF-8 read as latin-1 ("Ð\x95"
+    # is "Е"), not of windows-1252: not this repair's.
+    if repaired == text or _C1_AFTER_LEAD.search(text) is not None:
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")
