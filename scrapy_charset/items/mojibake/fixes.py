@@ -49,9 +49,9 @@ _FTFY_CONFIG = ftfy.TextFixerConfig(
     remove_terminal_escapes=False,
     fix_encoding=True,
     restore_byte_a0=False,  # a guess: a space may or may not have been a no-break space
-    replace_lossy_sequences=False,  # would write U+FFFD into the text
+    replace_lossy_sequences=True,  # one U+FFFD for a sequence that lost a byte, as ftfy
     decode_inconsistent_utf8=True,  # segment by segment, for partly damaged text
-    fix_c1_controls=False,
+    fix_c1_controls=True,  # only after a UTF-8 step (see _ftfy_step)
     fix_latin_ligatures=False,
     fix_character_width=False,
     uncurl_quotes=False,
@@ -63,6 +63,9 @@ _FTFY_CONFIG = ftfy.TextFixerConfig(
 )
 
 _AS_1252 = {"latin-1", "sloppy-windows-1252", "windows-1252"}
+#: ftfy's C1-control step: kept after a UTF-8 step only, whose C1 controls left are
+#: windows-1252 bytes the same latin-1 decode read ("“senza modifiche\x94").
+_C1_STEP = ("transcode", "fix_c1_controls")
 
 
 def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
@@ -93,8 +96,10 @@ def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
         done.append((operation, name))
     # A plan can stop right after an encode step (ftfy found nothing to decode the bytes
     # with): only the steps up to the last decode give text back.
-    while done and done[-1][0] not in ("decode", "apply"):
+    while done and done[-1][0] not in ("decode", "apply") and done[-1] != _C1_STEP:
         done.pop()
+    if done == [_C1_STEP] or (done and done[-1] == _C1_STEP and rounds == 0):
+        return None
     if rounds == 0 or not done:
         return None
     fixed = explained.text if done == plan else ftfy.apply_plan(text, done)
