@@ -93,6 +93,7 @@ def _sort_of_negative(case: Case) -> bool:
 
 #: Wrong changes left with ``legacy=True`` (the repairs that guess an encoding).
 WRONG_WITH_LEGACY = {
+    ("extra", 80): "the same, after the extra layer is undone",
     ("plain", 80): "a legacy Cyrillic reading of three Latin letters (Ôôô as windows-1251 is "
     "Ффф) next to Latin words: the legacy readings do not weigh the field's other words",
 }
@@ -181,7 +182,6 @@ NOT_EXACT = {
     ("plain", 135): OTHER_READING,  # Synthetic: Arabic UTF-8 / MacRoman mojibake
     ("extra", 7): BYTE_A0,  # Messy language names: Russian
     ("extra", 10): BYTE_A0,  # Messy language names: Russian
-    ("extra", 13): BYTE_A0,  # Messy language names: Thai
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
     ("extra", 96): BYTE_A0,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("extra", 101): BYTE_A0,  # The Portuguese word 'às' does not become 'à s' due to the Fr

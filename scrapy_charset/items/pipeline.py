@@ -51,6 +51,9 @@ logger = logging.getLogger(__name__)
 #: The finish reason when ``CHARSET_CLOSE_SPIDER_RATE`` closes the spider.
 CLOSE_REASON = "charset_damage"
 
+#: Values whose repair left damage of another kind or in another segment (also counted
+#: in charset/mojibake/..., and left in the alerts' count of damaged fields).
+PARTIAL_REPAIRS = "charset/repaired/partial"
 #: Nesting deeper than this is not walked (counted in ``charset/items/skipped_values``).
 _MAX_DEPTH = 32
 
@@ -95,6 +98,7 @@ class _Scan:
     still_damaged: set[str] = field(default_factory=set)  # paths left with damage
     chars: int = 0  # U+FFFD characters
     skipped: int = 0  # values not walked
+    partial: int = 0  # values repaired in part, damage left
     changes: list[dict[str, str]] = field(default_factory=list)  # for the repairs field
     repaired: list[tuple[str, str]] = field(default_factory=list)  # (path, kind)
     normalized: list[str] = field(default_factory=list)  # paths
@@ -163,7 +167,8 @@ class CharsetPipeline:
     ``charset/replacement/source/<source>``, ``charset/mojibake/items``,
     ``charset/mojibake/field/<path>``, ``charset/mojibake/kind/<kind>``,
     ``charset/mojibake/source/<source>``, ``charset/repaired/field/<path>``,
-    ``charset/repaired/kind/<kind>``, ``charset/normalized/field/<path>``,
+    ``charset/repaired/kind/<kind>``, ``charset/repaired/partial``,
+    ``charset/normalized/field/<path>``,
     ``charset/alerts/<kind>``, ``charset/items_dropped``,
     ``charset/items/undeclared_field``, ``charset/items/field_taken``,
     ``charset/items/skipped_values``, ``charset/errors/pipeline``.
@@ -304,6 +309,11 @@ class CharsetPipeline:
                 scan.changes.append(_change(name, text, repaired, report.mojibake))
                 scan.repaired.append((name, report.mojibake))
                 new = repaired
+                if report.remaining is not None:
+                    # A repair of part of the field: what it left is damage still.
+                    kinds.add(report.remaining)
+                    scan.partial += 1
+                    scan.still_damaged.add(name)
             else:
                 scan.still_damaged.add(name)
         if form is not None:
@@ -378,6 +388,8 @@ class CharsetPipeline:
             inc(keys.normalized_field(name))
         if scan.skipped:
             inc(keys.SKIPPED_VALUES, scan.skipped)
+        if scan.partial:
+            inc(PARTIAL_REPAIRS, scan.partial)
         self._count(scan.found, scan.chars, scan.source)
         self._decide(scan.found, scan.samples, scan.source)
 

@@ -42,6 +42,7 @@ from scrapy_charset.items.mojibake.chardata import (
 from scrapy_charset.items.mojibake.fixes import (
     all_utf8,
     c1_controls,
+    other_segments,
     utf8_as_shift_jis,
     utf8_rounds,
 )
@@ -149,9 +150,11 @@ def _exact_utf8(text: str) -> str | None:
 
 
 def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
-    """UTF-8 read as another single-byte encoding, undone whole: with the evidence a repair
-    needs in that reading, and an exact inverse (ftfy's badness measure leaves short
-    fields, such as "caf√©", unrepaired)."""
+    """UTF-8 read as another single-byte encoding: undone whole, with the evidence a repair
+    needs in that reading and an exact inverse (ftfy's badness measure leaves short fields,
+    such as "caf√©", unrepaired); else segment by segment (:func:`.fixes.other_segments`),
+    each segment on its own evidence, when the rest of the field is correct text the
+    reading cannot encode ("cafĆ© crĆØme é fin")."""
     by_reading: dict[str, Evidence] = {}
     evidence(text, OTHER_READINGS, marks, by_reading=by_reading)
     for name in OTHER_READINGS:
@@ -165,6 +168,12 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
             continue
         if implausible(text, repaired) is None:
             return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
+    # Text that windows-1252 encodes whole is left to the legacy readings (a legacy
+    # double-byte character read as windows-1252 holds such pairs by chance).
+    found = other_segments(text) if encode_windows_1252(text) is None else None
+    if found is not None:
+        repaired, _name, _segments = found
+        return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
     return None
 
 

@@ -10,15 +10,26 @@ when :mod:`.badness` finds enough evidence among the tokens it repairs.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 import ftfy
 
-from scrapy_charset.items.mojibake.badness import Evidence, Marks, evidence
+from scrapy_charset.items.mojibake.badness import (
+    DECISIVE,
+    MIN_DECISIVE,
+    MIN_WEAK,
+    WEAK,
+    Evidence,
+    Marks,
+    evidence,
+    weigh,
+)
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     FROM_LATIN1,
+    OTHER_READINGS,
     WINDOWS_1251_HIGH,
     WINDOWS_1252_HIGH,
     Finding,
@@ -28,6 +39,8 @@ from scrapy_charset.items.mojibake.chardata import (
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.whatwg import singlebyte
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
 
@@ -364,6 +377,83 @@ def _double_encoded(damaged: str, repaired: str) -> bool:
 
 def _browser_windows_1252(raw: bytes) -> str:
     return raw.decode("latin-1").translate(FROM_LATIN1)
+
+
+# --- UTF-8 read as another single-byte encoding, segment by segment ----------------------
+
+#: The readings whose segments are looked for: ftfy's other single-byte readings, and
+#: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
+SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
+
+
+@functools.cache
+def _reading_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A run of characters *name* encodes (no space), and one UTF-8 sequence as *name*
+    shows it."""
+    table = HIGH_HALVES[name]
+    repertoire = re.escape("".join(c for c in table if c != "\ufffd"))
+    return (
+        re.compile(f"[!-~{repertoire}]+"),
+        re.compile(sequence_pattern(table, one=True)),
+    )
+
+
+def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
+    """*token* with each UTF-8 sequence as *name* shows it decoded, and the decisive and
+    weak sequences among them (:func:`.badness.weigh`), when the result is more plausible
+    (:func:`.plausible.implausible`)."""
+    _run, sequence = _reading_patterns(name)
+    out: list[str] = []
+    last = decisive = weak = 0
+    for match in sequence.finditer(token):
+        try:
+            decoded = singlebyte.encode(match.group(), name).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if any(unicodedata.category(c) in ("Cc", "Cn", "Co", "Cs") for c in decoded):
+            continue
+        weight = weigh(token, match.start(), match.end(), name)
+        decisive += weight == DECISIVE
+        weak += weight == WEAK
+        out += [token[last : match.start()], decoded]
+        last = match.end()
+    if not out or decisive + weak == 0:
+        return None
+    repaired = "".join([*out, token[last:]])
+    if implausible(token, repaired) is not None:
+        return None
+    return repaired, decisive, weak
+
+
+def other_segments(text: str) -> tuple[str, str, int] | None:
+    """UTF-8 read as one of :data:`SEGMENT_READINGS` in segments of *text*: (repaired,
+    reading, segments repaired) for the reading that repairs the most, or None.
+
+    Each run of characters the reading encodes is judged alone: its repair must be more
+    plausible than it, and the damaged runs of one reading together need the evidence a
+    repair needs (one decisive sequence, or :data:`.badness.MIN_WEAK` weak ones). Correct
+    accented text around them neither vetoes them nor lends them evidence.
+    """
+    best: tuple[str, str, int] | None = None
+    for name in SEGMENT_READINGS:
+        run, _sequence = _reading_patterns(name)
+        pieces: list[str] = []
+        last = count = decisive = weak = 0
+        for token in run.finditer(text):
+            if token.group().isascii():
+                continue
+            found = _segment_token(token.group(), name)
+            if found is not None:
+                pieces += [text[last : token.start()], found[0]]
+                last = token.end()
+                count += 1
+                decisive += found[1]
+                weak += found[2]
+        if decisive < MIN_DECISIVE and weak < MIN_WEAK:
+            continue
+        if count and (best is None or count > best[2]):
+            best = ("".join([*pieces, text[last:]]), name, count)
+    return best
 
 
 # --- UTF-8 read as Shift_JIS --------------------------------------------------------------
