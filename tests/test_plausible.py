@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from scrapy_charset.items.mojibake import _plausible
+from scrapy_charset.items.mojibake.badness import DECISIVE, RULES, Rule, weigh_rule
 from scrapy_charset.items.mojibake.plausible import (
     CASE_BREAK,
     NO_COMMON_ALPHABET,
@@ -136,3 +137,32 @@ def test_correct_text_is_left_alone(text: str, legacy: bool) -> None:
     report = inspect_text(text, legacy=legacy)
     assert report.repaired is None
     assert report.clean
+
+
+# --- The evidence rules (badness.RULES): each from its own example -------------------------
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])
+def test_evidence_rule_decides_its_example(rule: Rule) -> None:
+    before, sequence, after, reading = rule.example
+    text = before + sequence + after
+    weight, name = weigh_rule(text, len(before), len(before) + len(sequence), reading)
+    assert (weight, name) == (DECISIVE, rule.name)
+
+
+def test_evidence_rule_names_are_unique() -> None:
+    names = [rule.name for rule in RULES]
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "found_on"),
+    [
+        pytest.param("CafÃ© crÃ¨me", "case-break", "Ã©", id="case-break"),
+        pytest.param("â€œlossy decodingâ€�", "long-sequence", "â€œ", id="long-sequence"),
+        pytest.param("R$В\u00a031,50 x", "lone-script-letters", "В\u00a0", id="lone-script"),
+    ],
+)
+def test_a_report_names_the_rule_that_fired(text: str, rule: str, found_on: str) -> None:
+    report = inspect_text(text)
+    assert (report.rule, report.evidence) == (rule, found_on)

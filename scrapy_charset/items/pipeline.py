@@ -137,7 +137,11 @@ def _is_records(value: Any) -> bool:
     """The repairs field's value: None, or a list of repair records (an empty list too)."""
     return value is None or (
         isinstance(value, list)
-        and all(isinstance(entry, Mapping) and entry.keys() == _RECORD_KEYS for entry in value)
+        and all(
+            isinstance(entry, Mapping)
+            and (entry.keys() == _RECORD_KEYS or entry.keys() == _RECORD_KEYS | {"rule"})
+            for entry in value
+        )
     )
 
 
@@ -306,7 +310,7 @@ class CharsetPipeline:
             scan.samples.setdefault(name, text)
             repaired = report.repaired
             if config.repair and repaired is not None and repaired != text:
-                scan.changes.append(_change(name, text, repaired, report.mojibake))
+                scan.changes.append(_change(name, text, repaired, report.mojibake, report.rule))
                 scan.repaired.append((name, report.mojibake))
                 new = repaired
                 if report.remaining is not None:
@@ -506,5 +510,10 @@ def _is_container(value: Any) -> bool:
     return True
 
 
-def _change(path: str, original: str, repaired: str, kind: str) -> dict[str, str]:
-    return {"field": path, "original": original, "repaired": repaired, "kind": kind}
+def _change(
+    path: str, original: str, repaired: str, kind: str, rule: str | None = None
+) -> dict[str, str]:
+    change = {"field": path, "original": original, "repaired": repaired, "kind": kind}
+    if rule is not None:
+        change["rule"] = rule  # the rule that found the damage (TextReport.rule)
+    return change

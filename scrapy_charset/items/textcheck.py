@@ -37,6 +37,9 @@ class TextReport:
     - ``lossy``: True when information is gone for good (U+FFFD in the text, or mojibake
       whose bytes were partly dropped), so no repair can give the original back;
     - ``encoding``: the encoding the text should have been decoded with, when known;
+    - ``rule`` and ``evidence``: the rule that found the mojibake (a name of
+      :data:`scrapy_charset.items.mojibake.badness.RULES`, or the reading a guessed
+      repair used) and the characters it fired on;
     - ``remaining`` and ``remaining_segments``: the kind of the damage a repair left in
       ``repaired``, and how many damaged segments (runs of characters without a space)
       are left: a repair of part of a field never hides the rest.
@@ -49,6 +52,8 @@ class TextReport:
     encoding: str | None = None
     remaining: MojibakeKind | None = None
     remaining_segments: int = 0
+    rule: str | None = None
+    evidence: str | None = None
 
     @property
     def clean(self) -> bool:
@@ -122,6 +127,8 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
         encoding=found.encoding,
         remaining=remaining.kind if remaining is not None else None,
         remaining_segments=_segments_left(repaired, remaining),
+        rule=found.rule,
+        evidence=found.evidence,
     )
 
 

@@ -20,6 +20,7 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 
 from scrapy_charset.items.mojibake.badness import (
@@ -35,6 +36,7 @@ from scrapy_charset.items.mojibake.chardata import (
     LEGACY_KINDS,
     OTHER_READINGS,
     SAFE_KINDS,
+    UTF8_READINGS,
     Finding,
     MojibakeKind,
     encode_windows_1252,
@@ -63,13 +65,43 @@ __all__ = [
 
 
 def find_mojibake(text: str) -> Finding | None:
-    """The mojibake in *text* and its repair, or None when the text looks clean.
+    """The mojibake in *text* and its repair, or None when the text looks clean; the
+    finding names the rule that fired and the characters it fired on.
 
     Text without any of the pre-filter's marks returns at once.
     """
     marks = scan(text)
     if not marks.any:
         return None
+    found = _find(text, marks)
+    if found is None or found.rule is not None:
+        return found
+    rule, found_on = _explained(text, marks, found)
+    return dataclasses.replace(found, rule=rule, evidence=found_on)
+
+
+#: The rule of the kinds that guess a reading, by kind.
+_READING_RULES = {
+    MojibakeKind.LEGACY_AS_WINDOWS_1252: "legacy-reading",
+    MojibakeKind.UTF8_AS_SHIFT_JIS: "shift-jis-reading",
+    MojibakeKind.C1_CONTROLS: "c1-control",
+}
+
+
+def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str | None]:
+    """``rule`` and ``evidence`` for *found*: the first decisive sequence's rule
+    (:data:`.badness.RULES`) for UTF-8 read as a single-byte encoding, else the reading."""
+    rule = _READING_RULES.get(found.kind)
+    if rule is not None:
+        return (f"{rule}:{found.encoding}" if found.encoding else rule), None
+    names = OTHER_READINGS if found.kind == MojibakeKind.UTF8_AS_OTHER else UTF8_READINGS
+    seen = evidence(text, names, marks if names is UTF8_READINGS else None)
+    if seen.rule is None and found.kind == MojibakeKind.UTF8_AS_OTHER:
+        return "segments", None
+    return seen.rule, seen.sequence
+
+
+def _find(text: str, marks: Marks) -> Finding | None:
     utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
     result = utf8_rounds(text, marks) if utf8 else None
     if result is not None:
