@@ -182,12 +182,19 @@ def _decode_segment(segment: str, kind: MojibakeKind) -> str | None:
     return decoded
 
 
-def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
+def _segment_step(
+    text: str, untouched: frozenset[str] | None = None
+) -> tuple[str, MojibakeKind] | None:
     """Repair UTF-8 sequences segment by segment, where every token stays coherent.
 
     A token (a run of non-space characters) touched by a repair must have no other
     non-ASCII letter left unrepaired, and its letters must come out in one script:
     "Ã…land" -> "Åland" passes, "Straße“" (ß and “ form a valid sequence) does not.
+
+    With *untouched* (after a layer was undone: the tokens of the field as given that it
+    left as they were), only those tokens are repaired, and a weak sequence is enough:
+    they belong to the layer already proven ("осканскае Ñ– іншыя"), while a token the
+    layer changed is judged again on its own evidence.
     """
     for kind, pattern in _SEQUENCES:
         if not pattern.search(text):
@@ -198,12 +205,14 @@ def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
         for token in _ENCODABLE_TOKEN[kind].finditer(text):
             if token.group().isascii():
                 continue
+            if untouched is not None and token.group() not in untouched:
+                continue
             repaired = _repair_token(token.group(), kind, pattern)
             if repaired is not None:
                 out += [text[last : token.start()], repaired]
                 damaged.append(token.group())
                 last = token.end()
-        if out and _enough(damaged, kind):
+        if out and _enough(damaged, kind, proven=untouched is not None):
             out.append(text[last:])
             return "".join(out), kind
     return None
@@ -212,7 +221,7 @@ def _segment_step(text: str) -> tuple[str, MojibakeKind] | None:
 _READING = {UTF8_AS_WINDOWS_1252: "windows-1252", UTF8_AS_WINDOWS_1251: "windows-1251"}
 
 
-def _enough(damaged: list[str], kind: MojibakeKind) -> bool:
+def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool = False) -> bool:
     """The evidence rule (:mod:`.badness`) over the tokens repaired, counted together:
     Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
     E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
@@ -221,7 +230,7 @@ def _enough(damaged: list[str], kind: MojibakeKind) -> bool:
         found = evidence(token, (_READING[kind],), until=Evidence.is_enough)
         total.decisive += found.decisive
         total.weak += found.weak
-    return total.enough
+    return total.enough or (proven and total.decisive + total.weak > 0)
 
 
 _TWO_NON_ASCII = re.compile("[^\x00-\x7f]{2}")
@@ -303,8 +312,11 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
             fixed, more, step_kind, step_segments = step
         else:
             # Each layer is judged on its own evidence: a field that was damaged once is
-            # not known to be damaged again.
+            # not known to be damaged again, but its tokens the layer left are.
             found = _segment_step(text)
+            if found is None and len(chain) > 1:
+                untouched = frozenset(_TOKEN.findall(original)) & frozenset(_TOKEN.findall(text))
+                found = _segment_step(text, untouched)
             if found is None:
                 break
             (fixed, step_kind), more, step_segments = found, 1, True
