@@ -143,8 +143,17 @@ SUB_CHARACTER = (
     "a text with U+001A, which ftfy's sloppy codecs use for a lost byte: the repair is not taken"
 )
 
+WEAK_ONLY = (
+    "only weak sequences (a symbol after an accented capital or before a no-break space), "
+    "and the damaged text is no less plausible than the repair: correct text has that "
+    "shape too (CLDR's Yoruba 'DIRHÀM ÈMÌRÂ®' with a registered sign), so it is left"
+)
+
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
+    ("plain", 22): WEAK_ONLY,  # Checkmark that almost looks okay as mojibake
+    ("plain", 94): WEAK_ONLY,  # French example containing non-breaking spaces
+    ("plain", 160): WEAK_ONLY,  # Synthetic: mojibake with trademark sign at the end of a word
     ("plain", 3): LEAD_THEN_FFFD,  # Messy language names: Slovak
     ("plain", 7): BYTE_A0,  # Messy language names: Russian
     ("plain", 10): BYTE_A0,  # Messy language names: Russian

@@ -299,12 +299,14 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     original = text
     # Each layer as the evidence rule and a repair step find it, none judged yet.
     chain = [text]
+    weak: list[bool] = []  # a layer found on weak sequences only
     kinds: list[MojibakeKind] = []
     rounds: list[int] = []
     segments: list[bool] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
-        seen = evidence(text, marks=marks if text is original else None, until=Evidence.is_some)
+        layer_marks = marks if text is original else None
+        seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
         if not seen.some:
             break
         step = _ftfy_step(text)
@@ -323,11 +325,12 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         if fixed == text:
             break
         chain.append(fixed)
+        weak.append(not seen.enough)
         kinds.append(step_kind)
         rounds.append(more)
         segments.append(step_segments)
         text = fixed
-    text, used = choose_layers(chain)
+    text, used = choose_layers(chain, weak)
     if used == 0:
         return None
     total = sum(rounds[:used])
@@ -337,17 +340,25 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     return text, kind, any(segments[:used])
 
 
-def choose_layers(chain: list[str]) -> tuple[str, int]:
+def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str, int]:
     """The text that *chain* (a text, then each layer of repair undone from the one
     before) gives back, and how many layers were taken: token by token (a run of
     characters other than spaces), the deepest layer that is more plausible than the last
     one taken (:func:`.plausible.implausible`), so a layer is undone only after the one
-    before it was judged, and a token is never a text that no whole layer gives."""
+    before it was judged, and a token is never a text that no whole layer gives. A layer
+    found on weak sequences only (*weak*, one flag per layer) must make its tokens less
+    implausible than they were: text with a symbol after an accented capital and nothing
+    wrong ("ÈMÌRÂ®") stays as it is."""
+    strict = [False, *(weak or [False] * (len(chain) - 1))]
+
+    def better(before: str, after: str, layer: int) -> bool:
+        return implausible(before, after, strict=strict[layer]) is None
+
     tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
     if any(len(t) != len(tokens[0]) for t in tokens):
         best = 0
         for layer in range(1, len(chain)):
-            if implausible(chain[best], chain[layer]) is None:
+            if better(chain[best], chain[layer], layer):
                 best = layer
         return chain[best], best
     out: list[str] = []
@@ -355,8 +366,8 @@ def choose_layers(chain: list[str]) -> tuple[str, int]:
     for i, first in enumerate(tokens[0]):
         best = 0
         for layer in range(1, len(chain)):
-            if tokens[layer][i] != tokens[best][i] and (
-                implausible(tokens[best][i], tokens[layer][i]) is None
+            if tokens[layer][i] != tokens[best][i] and better(
+                tokens[best][i], tokens[layer][i], layer
             ):
                 best = layer
         out.append(tokens[best][i])

@@ -47,6 +47,7 @@ NO_COMMON_ALPHABET = "no-common-alphabet"
 CASE_BREAK = "case-break"
 SYMBOL_IN_WORD = "symbol-in-word"
 NOT_TEXT = "not-text"
+NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
 
 _MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
 #: Every alphabet: what a character that is no letter is compatible with.
@@ -123,12 +124,14 @@ _READING_PUNCTUATION = frozenset(
 
 
 def _is_symbol(c: str) -> bool:
-    """A symbol, a control or a reading's punctuation: no part of a word (ASCII
+    """A symbol, a control, a superscript or fraction, or a reading's punctuation: no
+    part of a word (ASCII
     punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
-    category = unicodedata.category(c)[0]
-    if category == "P":
+    category = unicodedata.category(c)
+    if category[0] == "P":
         return c in _READING_PUNCTUATION
-    return category in "SC" or c in _SYMBOL_LETTERS
+    # Superscripts and fractions ("Ã³", "Ã¼") are no digits of a word either.
+    return category[0] in "SC" or category == "No" or c in _SYMBOL_LETTERS
 
 
 #: Controls, unassigned and private-use characters: no text holds them.
@@ -166,13 +169,14 @@ def badness(text: str) -> int:
     return sum(WEIGHTS.get(name, 1) for name in events(text))
 
 
-def implausible(damaged: str, repaired: str) -> str | None:
+def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | None:
     """The name of the rule that turns the repair of *damaged* into *repaired* down, or
     None: a repair may leave none of :func:`events`, or weigh less than the damaged
-    text (:func:`badness`)."""
+    text (:func:`badness`). With *strict*, it must weigh less in any case."""
     if repaired == damaged:
         return None
     after = events(repaired)
-    if not after or sum(WEIGHTS.get(n, 1) for n in after) < badness(damaged):
+    weight = sum(WEIGHTS.get(n, 1) for n in after)
+    if (not after and not strict) or weight < badness(damaged):
         return None
-    return after[0]
+    return after[0] if after else NOT_LESS_IMPLAUSIBLE
