@@ -95,7 +95,9 @@ def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str
     if rule is not None:
         return (f"{rule}:{found.encoding}" if found.encoding else rule), None
     names = OTHER_READINGS if found.kind == MojibakeKind.UTF8_AS_OTHER else UTF8_READINGS
-    seen = evidence(text, names, marks if names is UTF8_READINGS else None)
+    seen = evidence(
+        text, names, marks if names is UTF8_READINGS else None, until=Evidence.is_enough
+    )
     if seen.rule is None and found.kind == MojibakeKind.UTF8_AS_OTHER:
         return "segments", None
     return seen.rule, seen.sequence

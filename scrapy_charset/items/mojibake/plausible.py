@@ -141,6 +141,12 @@ _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 def events(text: str) -> list[str]:
     """The names of what *text* holds that real text of no language does (see the
     module's docstring), once per occurrence."""
+    return list(_events(text))
+
+
+# A field's tokens are judged once per layer and against each other: remembered.
+@functools.lru_cache(maxsize=4096)
+def _events(text: str) -> tuple[str, ...]:
     found: list[str] = []
     found += [UNATTESTED for c in set(text) if unattested(c)]
     found += [NOT_TEXT for c in text if c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT]
@@ -155,7 +161,7 @@ def events(text: str) -> list[str]:
     for i in range(1, len(text) - 1):
         if _is_symbol(text[i]) and _is_letter(text[i - 1]) and _is_letter(text[i + 1]):
             found.append(SYMBOL_IN_WORD)
-    return found
+    return tuple(found)
 
 
 #: What each event weighs: a control or unassigned character is never text, while a
@@ -166,7 +172,7 @@ WEIGHTS = {NOT_TEXT: 2}
 
 def badness(text: str) -> int:
     """The weighted count of :func:`events` in *text*."""
-    return sum(WEIGHTS.get(name, 1) for name in events(text))
+    return sum(WEIGHTS.get(name, 1) for name in _events(text))
 
 
 def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | None:
@@ -175,7 +181,7 @@ def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | N
     text (:func:`badness`). With *strict*, it must weigh less in any case."""
     if repaired == damaged:
         return None
-    after = events(repaired)
+    after = _events(repaired)
     weight = sum(WEIGHTS.get(n, 1) for n in after)
     if (not after and not strict) or weight < badness(damaged):
         return None
