@@ -225,5 +225,5 @@ def test_the_pinned_copy_is_ftfys() -> None:
     data = json.loads(CASES_FILE.read_text("utf-8"))
     assert len(data) == 161
     assert sum(case["expect"] == "pass" for case in data) == 151
-    licence = (REPO / "tests" / "data" / "ftfy" / "LICENSE.txt").read_text("utf-8")
+    licence = (REPO / "tests" / "data" / "ftfy" / "LICENSE").read_text("utf-8")
     assert "Apache License, Version 2.0" in licence

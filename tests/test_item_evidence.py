@@ -1,4 +1,3 @@
-
 """A fast, deterministic slice of benchmarks/item_evidence.py: real names (Faker, CLDR)
 with what real text attaches to them, and partly damaged fields in each reading. The
 whole run and its figures per source are in docs/item-safety.md."""
