@@ -138,6 +138,18 @@ def _is_symbol(c: str) -> bool:
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
+def _script_and_letters(word: str) -> bool:
+    """*word* glues an ideograph, kana or Hangul syllable to letters of an alphabet
+    ("鳒s"): CJK locales list Latin letters too, but not inside their words."""
+    by_script = [_by_script(c) for c in word]
+    return any(by_script) and not all(by_script)
+
+
+def _by_script(c: str) -> bool:
+    code = ord(c)
+    return any(first <= code <= last for _name, first, last in BY_SCRIPT)
+
+
 def events(text: str) -> list[str]:
     """The names of what *text* holds that real text of no language does (see the
     module's docstring), once per occurrence."""
@@ -155,7 +167,7 @@ def _events(text: str) -> tuple[str, ...]:
         mask = _ANY
         for c in word:
             mask &= alphabets(c) or _ANY  # an unattested letter is counted once, above
-        if not mask:
+        if not mask or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
         found += [CASE_BREAK for a, b in itertools.pairwise(word) if a.islower() and b.isupper()]
     for i in range(1, len(text) - 1):
