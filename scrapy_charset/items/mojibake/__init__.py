@@ -106,6 +106,8 @@ def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str
 def _find(text: str, marks: Marks) -> Finding | None:
     utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
     result = utf8_rounds(text, marks) if utf8 else None
+    if result is not None and result[0] == text:
+        return Finding(result[1], None, encoding="UTF-8", sure=False)
     if result is not None:
         fixed, kind, segments = result
         if segments and not all_utf8(text):

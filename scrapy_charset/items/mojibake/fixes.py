@@ -291,7 +291,8 @@ def all_utf8(text: str) -> bool:
 def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKind, bool] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
-    Returns (repaired, kind, repaired segment by segment), or None. ftfy decides first
+    Returns (repaired, kind, repaired segment by segment), or None; *repaired* is the
+    text itself for damage that is reported without a repair. ftfy decides first
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
     windows-1251).
@@ -332,6 +333,11 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         text = fixed
     text, used = choose_layers(chain, weak)
     if used == 0:
+        if len(chain) > 1 and weak[0] and choose_layers(chain[:2])[1]:
+            # A layer on weak sequences only, no less implausible than the text: damage
+            # that cannot be told from correct text of the same shape is reported, not
+            # repaired ("OÃ™ ET QUAND?" next to CLDR's Yoruba "ÈMÌRÂ®").
+            return original, kinds[0], segments[0]
         return None
     total = sum(rounds[:used])
     if total > 1 and not _double_encoded(original, text):
