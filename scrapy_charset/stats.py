@@ -121,6 +121,10 @@ def repaired_kind(kind: str) -> str:
     return f"{PREFIX}repaired/kind/{kind}"
 
 
+#: Values whose repair left damage of another kind or in another segment.
+REPAIRED_PARTIAL = f"{PREFIX}repaired/partial"
+
+
 def normalized_field(path: str) -> str:
     return f"{PREFIX}normalized/field/{path}"
 

@@ -384,7 +384,13 @@ def test_crawl_never_replaces_a_users_title_or_url(tmp_path: Path) -> None:
     assert article == {"title": "Zürich", "url": "https://example.com/zh", "name": FIXED}
     assert free["title"] == _stamp(decision)
     assert free["url"] == [
-        {"field": "name", "original": DAMAGED, "repaired": FIXED, "kind": "utf8-as-windows-1252"}
+        {
+            "field": "name",
+            "original": DAMAGED,
+            "repaired": FIXED,
+            "kind": "utf8-as-windows-1252",
+            "rule": "case-break",
+        }
     ]
     stats = result.charset_stats()
     assert stats["charset/stamp/field_taken"] == 3

@@ -106,7 +106,11 @@ def test_spec_data_carries_its_licence_and_revision(source: str) -> None:
     assert (SPEC_DIR / source / "LICENSE").is_file()
     readme = (SPEC_DIR / "README.md").read_text("utf-8")
     section = readme.split(f"## {source}/\n", 1)[1].split("\n## ", 1)[0]
-    assert re.search(r"commit\s+`[0-9a-f]{40}`", section)
+    # A repository's commit, or a registry package's version and its archive's SHA-256.
+    assert re.search(r"commit\s+`[0-9a-f]{40}`", section) or (
+        re.search(r"version\s+`[0-9][^`]*`", section)
+        and re.search(r"SHA-256\s+`[0-9a-f]{64}`", section)
+    )
     assert "Licence:" in section
     if source == "whatwg-encoding":
         assert "a985b62a9b45c17da3e17a9f0a0b4e30c34c4a8a" in section

@@ -94,7 +94,13 @@ def test_every_item_type_is_repaired_and_records_the_repair(factory: Any) -> Non
     adapter = ItemAdapter(item)
     assert adapter["name"] == FIXED
     assert adapter["repairs"] == [
-        {"field": "name", "original": DAMAGED, "repaired": FIXED, "kind": "utf8-as-windows-1252"}
+        {
+            "field": "name",
+            "original": DAMAGED,
+            "repaired": FIXED,
+            "kind": "utf8-as-windows-1252",
+            "rule": "case-break",
+        }
     ]
     assert stats(pipeline) == {
         "charset/items_checked": 1,

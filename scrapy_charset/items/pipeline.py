@@ -99,6 +99,7 @@ class _Scan:
     still_damaged: set[str] = field(default_factory=set)  # paths left with damage
     chars: int = 0  # U+FFFD characters
     skipped: int = 0  # values not walked
+    partial: int = 0  # values repaired in part, damage left
     changes: list[dict[str, str]] = field(default_factory=list)  # for the repairs field
     repaired: list[tuple[str, str]] = field(default_factory=list)  # (path, kind)
     normalized: list[str] = field(default_factory=list)  # paths
@@ -137,7 +138,11 @@ def _is_records(value: Any) -> bool:
     """The repairs field's value: None, or a list of repair records (an empty list too)."""
     return value is None or (
         isinstance(value, list)
-        and all(isinstance(entry, Mapping) and entry.keys() == _RECORD_KEYS for entry in value)
+        and all(
+            isinstance(entry, Mapping)
+            and (entry.keys() == _RECORD_KEYS or entry.keys() == _RECORD_KEYS | {"rule"})
+            for entry in value
+        )
     )
 
 
@@ -167,7 +172,8 @@ class CharsetPipeline:
     ``charset/replacement/source/<source>``, ``charset/mojibake/items``,
     ``charset/mojibake/field/<path>``, ``charset/mojibake/kind/<kind>``,
     ``charset/mojibake/source/<source>``, ``charset/repaired/field/<path>``,
-    ``charset/repaired/kind/<kind>``, ``charset/normalized/field/<path>``,
+    ``charset/repaired/kind/<kind>``, ``charset/repaired/partial``,
+    ``charset/normalized/field/<path>``,
     ``charset/alerts/<kind>``, ``charset/items_dropped``,
     ``charset/items/undeclared_field``, ``charset/items/field_taken``,
     ``charset/items/skipped_values``, ``charset/errors/pipeline``.
@@ -312,9 +318,14 @@ class CharsetPipeline:
             scan.samples.setdefault(name, text)
             repaired = report.repaired
             if config.repair and repaired is not None and repaired != text:
-                scan.changes.append(_change(name, text, repaired, report.mojibake))
+                scan.changes.append(_change(name, text, repaired, report.mojibake, report.rule))
                 scan.repaired.append((name, report.mojibake))
                 new = repaired
+                if report.remaining is not None:
+                    # A repair of part of the field: what it left is damage still.
+                    kinds.add(report.remaining)
+                    scan.partial += 1
+                    scan.still_damaged.add(name)
             else:
                 scan.still_damaged.add(name)
         if form is not None:
@@ -390,6 +401,8 @@ class CharsetPipeline:
             inc(keys.normalized_field(name))
         if scan.skipped:
             inc(keys.SKIPPED_VALUES, scan.skipped)
+        if scan.partial:
+            inc(keys.REPAIRED_PARTIAL, scan.partial)
         self._count(scan.found, scan.chars, scan.source)
         self._decide(scan)
 
@@ -563,5 +576,10 @@ def _is_container(value: Any) -> bool:
     return True
 
 
-def _change(path: str, original: str, repaired: str, kind: str) -> dict[str, str]:
-    return {"field": path, "original": original, "repaired": repaired, "kind": kind}
+def _change(
+    path: str, original: str, repaired: str, kind: str, rule: str | None = None
+) -> dict[str, str]:
+    change = {"field": path, "original": original, "repaired": repaired, "kind": kind}
+    if rule is not None:
+        change["rule"] = rule  # the rule that found the damage (TextReport.rule)
+    return change

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind, find_mojibake
+from scrapy_charset.items.mojibake import SAFE_KINDS, Finding, MojibakeKind, find_mojibake
+from scrapy_charset.items.mojibake.plausible import implausible
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +36,13 @@ class TextReport:
     - ``repaired``: the repaired text when a repair was allowed and exists, else None;
     - ``lossy``: True when information is gone for good (U+FFFD in the text, or mojibake
       whose bytes were partly dropped), so no repair can give the original back;
-    - ``encoding``: the encoding the text should have been decoded with, when known.
+    - ``encoding``: the encoding the text should have been decoded with, when known;
+    - ``rule`` and ``evidence``: the rule that found the mojibake (a name of
+      :data:`scrapy_charset.items.mojibake.badness.RULES`, or the reading a guessed
+      repair used) and the characters it fired on;
+    - ``remaining`` and ``remaining_segments``: the kind of the damage a repair left in
+      ``repaired``, and how many damaged segments (runs of characters without a space)
+      are left: a repair of part of a field never hides the rest.
     """
 
     replacement_chars: int = 0
@@ -43,11 +50,20 @@ class TextReport:
     repaired: str | None = None
     lossy: bool = False
     encoding: str | None = None
+    remaining: MojibakeKind | None = None
+    remaining_segments: int = 0
+    rule: str | None = None
+    evidence: str | None = None
 
     @property
     def clean(self) -> bool:
         """True when nothing was found."""
         return self.replacement_chars == 0 and self.mojibake is None
+
+    @property
+    def partial(self) -> bool:
+        """True when a repair left damage in ``repaired``."""
+        return self.repaired is not None and self.remaining is not None
 
 
 CLEAN = TextReport()
@@ -91,13 +107,54 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     found = find_mojibake(value)  # one pass over clean text: the pre-filter's
     if found is None:
         return _replacements_only(replacements)
-    repaired = found.repaired
-    if repaired is not None and not legacy and (found.kind not in SAFE_KINDS or not found.sure):
-        repaired = None
+    repaired = _allowed(found, legacy)
+    remaining: Finding | None = None
+    lossy = found.lossy
+    if repaired is not None:
+        # The repaired text is judged again: a segment of another kind may be left.
+        for _ in range(MAX_PASSES):
+            remaining = find_mojibake(repaired)
+            more = _allowed(remaining, legacy) if remaining is not None else None
+            if more is None or more == repaired or implausible(repaired, more) is not None:
+                break
+            lossy = lossy or (remaining is not None and remaining.lossy)
+            repaired, remaining = more, None
     return TextReport(
         replacement_chars=replacements,
         mojibake=found.kind,
         repaired=repaired,
-        lossy=found.lossy or replacements > 0,
+        lossy=lossy or replacements > 0,
         encoding=found.encoding,
+        remaining=remaining.kind if remaining is not None else None,
+        remaining_segments=_segments_left(repaired, remaining),
+        rule=found.rule,
+        evidence=found.evidence,
     )
+
+
+#: Repairs of a field at most: the first finding's, then those of what it left (another
+#: kind of damage in another segment).
+MAX_PASSES = 2
+
+
+def _allowed(found: Finding, legacy: bool) -> str | None:
+    """The repair of *found* that the policy applies: only the exact inverses, with the
+    evidence a default repair needs, unless *legacy*."""
+    if found.repaired is None:
+        return None
+    if not legacy and (found.kind not in SAFE_KINDS or not found.sure):
+        return None
+    return found.repaired
+
+
+def _segments_left(text: str | None, remaining: Finding | None) -> int:
+    """How many runs of characters without a space *remaining* would change in *text*
+    (one when it has no repair to compare with)."""
+    if text is None or remaining is None:
+        return 0
+    if remaining.repaired is None:
+        return 1
+    before, after = text.split(), remaining.repaired.split()
+    if len(before) != len(after):
+        return 1
+    return max(1, sum(a != b for a, b in zip(before, after, strict=True)))

@@ -20,6 +20,7 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 
 from scrapy_charset.items.mojibake.badness import (
@@ -35,6 +36,7 @@ from scrapy_charset.items.mojibake.chardata import (
     LEGACY_KINDS,
     OTHER_READINGS,
     SAFE_KINDS,
+    UTF8_READINGS,
     Finding,
     MojibakeKind,
     encode_windows_1252,
@@ -42,10 +44,12 @@ from scrapy_charset.items.mojibake.chardata import (
 from scrapy_charset.items.mojibake.fixes import (
     all_utf8,
     c1_controls,
+    other_segments,
     utf8_as_shift_jis,
     utf8_rounds,
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
+from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
@@ -61,23 +65,57 @@ __all__ = [
 
 
 def find_mojibake(text: str) -> Finding | None:
-    """The mojibake in *text* and its repair, or None when the text looks clean.
+    """The mojibake in *text* and its repair, or None when the text looks clean; the
+    finding names the rule that fired and the characters it fired on.
 
     Text without any of the pre-filter's marks returns at once.
     """
     marks = scan(text)
     if not marks.any:
         return None
+    found = _find(text, marks)
+    if found is None or found.rule is not None:
+        return found
+    rule, found_on = _explained(text, marks, found)
+    return dataclasses.replace(found, rule=rule, evidence=found_on)
+
+
+#: The rule of the kinds that guess a reading, by kind.
+_READING_RULES = {
+    MojibakeKind.LEGACY_AS_WINDOWS_1252: "legacy-reading",
+    MojibakeKind.UTF8_AS_SHIFT_JIS: "shift-jis-reading",
+    MojibakeKind.C1_CONTROLS: "c1-control",
+}
+
+
+def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str | None]:
+    """``rule`` and ``evidence`` for *found*: the first decisive sequence's rule
+    (:data:`.badness.RULES`) for UTF-8 read as a single-byte encoding, else the reading."""
+    rule = _READING_RULES.get(found.kind)
+    if rule is not None:
+        return (f"{rule}:{found.encoding}" if found.encoding else rule), None
+    names = OTHER_READINGS if found.kind == MojibakeKind.UTF8_AS_OTHER else UTF8_READINGS
+    seen = evidence(
+        text, names, marks if names is UTF8_READINGS else None, until=Evidence.is_enough
+    )
+    if seen.rule is None and found.kind == MojibakeKind.UTF8_AS_OTHER:
+        return "segments", None
+    return seen.rule, seen.sequence
+
+
+def _find(text: str, marks: Marks) -> Finding | None:
     utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
     result = utf8_rounds(text, marks) if utf8 else None
+    if result is not None and result[0] == text:
+        return Finding(result[1], None, encoding="UTF-8", sure=False)
     if result is not None:
         fixed, kind, segments = result
         if segments and not all_utf8(text):
             # Repaired segment by segment: windows-1252 characters that happen to form a
             # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
             # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
-            legacy = legacy_as_windows_1252(text)
-            if legacy is not None:
+            legacy = _legacy(text, marks)
+            if legacy is not None and legacy.repaired is not None:
                 return legacy
         if "\x1a" in fixed and "\x1a" not in text:
             # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
@@ -94,16 +132,46 @@ def find_mojibake(text: str) -> Finding | None:
             return found
     if not marks.legacy:
         return c1_controls(text) if marks.c1 else None
-    legacy = legacy_as_windows_1252(text)
+    legacy = _legacy(text, marks)
     if legacy is not None and legacy.repaired is not None:
         exact = _exact_utf8(text)
-        if exact is not None:
+        if exact is not None and implausible(text, exact) is None:
             # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
             # legacy encoding, but without the evidence a default repair needs.
             return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
     if marks.c1:
         return legacy if legacy is not None and legacy.repaired else c1_controls(text)
     return legacy
+
+
+def _legacy(text: str, marks: Marks) -> Finding | None:
+    """:func:`.legacy.legacy_as_windows_1252`, judged: a guessed reading that gives text
+    no language writes (:func:`.plausible.implausible`), or one of text whose marks UTF-8
+    read as a single-byte encoding explains (a lossy UTF-8 sequence), is damage without a
+    repair."""
+    legacy = legacy_as_windows_1252(text)
+    if legacy is None or legacy.repaired is None:
+        return legacy
+    if implausible(text, legacy.repaired) is not None or _mostly_utf8(text):
+        return Finding(legacy.kind, None, encoding=legacy.encoding)
+    return legacy
+
+
+#: UTF-8 sequences a text's windows-1252 bytes must hold per invalid one, for UTF-8 to
+#: explain them better than a legacy double-byte encoding: damaged UTF-8 that lost a byte
+#: here and there (a no-break space turned into a space) is still mostly valid.
+UTF8_PER_ERROR = 4
+
+
+def _mostly_utf8(text: str) -> bool:
+    """*text*'s windows-1252 bytes are UTF-8 but for a few bytes lost."""
+    raw = encode_windows_1252(text)
+    if raw is None:
+        return False
+    decoded = raw.decode("utf-8", "replace")
+    errors = decoded.count("\ufffd") - text.count("\ufffd")
+    sequences = sum(1 for c in decoded if c > "\x7f" and c != "\ufffd")
+    return sequences >= UTF8_PER_ERROR * max(1, errors)
 
 
 def _exact_utf8(text: str) -> str | None:
@@ -118,9 +186,11 @@ def _exact_utf8(text: str) -> str | None:
 
 
 def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
-    """UTF-8 read as another single-byte encoding, undone whole: with the evidence a repair
-    needs in that reading, and an exact inverse (ftfy's badness measure leaves short
-    fields, such as "caf√©", unrepaired)."""
+    """UTF-8 read as another single-byte encoding: undone whole, with the evidence a repair
+    needs in that reading and an exact inverse (ftfy's badness measure leaves short fields,
+    such as "caf√©", unrepaired); else segment by segment (:func:`.fixes.other_segments`),
+    each segment on its own evidence, when the rest of the field is correct text the
+    reading cannot encode ("cafĆ© crĆØme é fin")."""
     by_reading: dict[str, Evidence] = {}
     evidence(text, OTHER_READINGS, marks, by_reading=by_reading)
     for name in OTHER_READINGS:
@@ -130,8 +200,16 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
             repaired = singlebyte.encode(text, name).decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue
-        if repaired != text and not any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+        if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+            continue
+        if implausible(text, repaired) is None:
             return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
+    # Text that windows-1252 encodes whole is left to the legacy readings (a legacy
+    # double-byte character read as windows-1252 holds such pairs by chance).
+    found = other_segments(text) if encode_windows_1252(text) is None else None
+    if found is not None:
+        repaired, _name, _segments = found
+        return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
     return None
 
 

@@ -83,13 +83,17 @@ __all__ = [
     "LONG_SEQUENCE",
     "MIN_DECISIVE",
     "MIN_WEAK",
+    "RULES",
     "Evidence",
     "Marks",
+    "Rule",
     "evidence",
     "scan",
     "shift_jis_marks",
     "suspicious",
     "utf8_sequences",
+    "weigh",
+    "weigh_rule",
 ]
 
 #: Bytes from which a sequence is decisive unless made of letters only: three-byte
@@ -648,48 +652,145 @@ _WORD_END = "»”“’…–—\u00a0"
 def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int:
     """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
     UTF-8 sequence as *reading* shows it, says of damage."""
+    return weigh_rule(text, start, end, reading)[0]
+
+
+def weigh_rule(text: str, start: int, end: int, reading: str = "windows-1252") -> tuple[int, str]:
+    """:func:`weigh`, and the name of the rule of :data:`RULES` that decided (or
+    :data:`WEAK_RULE`, :data:`NONE_RULE`)."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return _weigh(before, text[start:end], after, reading)
 
 
+@dataclass(frozen=True, slots=True)
+class Sequence:
+    """One UTF-8 sequence as a reading shows it, with one character either side."""
+
+    before: str
+    sequence: str
+    after: str
+    reading: str
+
+    @property
+    def letters(self) -> bool:
+        return _letters(self.sequence)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A named rule of the evidence: *test* true makes a sequence decisive; *example*
+    (before, sequence, after, reading) is one it decides, and a test checks it does."""
+
+    name: str
+    test: Callable[[Sequence], bool]
+    example: tuple[str, str, str, str]
+
+
+def _long_not_letters(s: Sequence) -> bool:
+    # Long and not letters only, unless a Cyrillic word's last letters and its closing
+    # punctuation ("дії»", "үйі»").
+    return (
+        len(s.sequence) >= LONG_SEQUENCE
+        and not s.letters
+        and not (_letters(s.sequence.rstrip(_WORD_END)) and s.sequence[0].islower())
+    )
+
+
+def _case_break(s: Sequence) -> bool:
+    around = s.before + s.sequence + s.after
+    return any(a.islower() and b.isupper() for a, b in itertools.pairwise(around))
+
+
+def _two_scripts(s: Sequence) -> bool:
+    next_to_ascii = (s.before.isascii() and s.before.isalpha()) or (
+        s.after.isascii() and s.after.isalpha()
+    )
+    return next_to_ascii and any(c.isalpha() and not _latin(c) for c in s.sequence)
+
+
+#: The evidence, in the order it is tried: the first rule whose test holds makes the
+#: sequence decisive. A sequence no rule decides is weak when its continuation
+#: characters include a symbol, else it says nothing.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "c1-control",
+        lambda s: _C1.search(s.sequence) is not None,
+        ("", "Ã\x89", "", "windows-1252"),
+    ),
+    Rule("long-sequence", _long_not_letters, ("l", "â€™", "s", "windows-1252")),
+    Rule(
+        "long-letters-windows-1252",
+        lambda s: len(s.sequence) >= LONG_SEQUENCE and s.letters and s.reading == "windows-1252",
+        (" ", "ãƒž", " ", "windows-1252"),
+    ),
+    Rule(
+        "mixed-cyrillic-alphabets",
+        lambda s: _mixed_alphabets(s.sequence),
+        (" ", "СЃРІРѕ", " ", "windows-1251"),
+    ),
+    Rule("case-break", _case_break, ("f", "Ã©", " ", "windows-1252")),
+    Rule(
+        "symbol-before-lowercase",
+        lambda s: not s.sequence[-1].isalnum() and s.after.islower(),
+        (" ", "Ã©", "t", "windows-1252"),
+    ),
+    Rule(
+        "capitals-then-lowercase",
+        lambda s: s.letters and s.after.islower() and all(c.isupper() for c in s.sequence),
+        (" ", "ÄŒ", "e", "windows-1252"),
+    ),
+    Rule(
+        "capital-capital-lowercase",
+        lambda s: s.before.isupper() and s.sequence[0].isupper() and s.sequence[1].islower(),
+        ("C", "Ăł", "r", "windows-1250"),
+    ),
+    Rule(
+        "math-symbol-starts-a-word",
+        lambda s: (
+            unicodedata.category(s.sequence[0]) == "Sm"
+            and _letters(s.sequence[1:])
+            and s.after.isalpha()
+        ),
+        (" ", "√â", "m", "macintosh"),
+    ),
+    Rule(
+        "odd-pair-after-capital",
+        lambda s: (
+            len(s.sequence) == 2
+            and s.sequence[0] in _ODD_CAPITALS
+            and s.sequence[1] in _ODD_AFTER_CAPITAL
+        ),
+        (" ", "Åž", "i", "windows-1252"),
+    ),
+    Rule("two-scripts-in-a-word", _two_scripts, (" ", "Гє", "n", "windows-1251")),
+)
+#: The names of the field's rules: every letter of a script reading's script in its
+#: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
+LONE_SCRIPT_RULE = "lone-script-letters"
+RUN_RULE = "run-of-sequences"
+#: The names of a sequence no rule decides.
+WEAK_RULE = "symbol-in-sequence"
+NONE_RULE = "letters-only"
+
+
 # The weight depends on the sequence and one character either side only: text repeats
 # them ("Ві" after a space, before a lowercase letter), so they are remembered.
 @functools.lru_cache(maxsize=4096)
-def _weigh(before: str, sequence: str, after: str, reading: str) -> int:
-    if _C1.search(sequence):
-        return DECISIVE
+def _weigh(before: str, sequence: str, after: str, reading: str) -> tuple[int, str]:
     if reading == "windows-1251":
         # An apostrophe in a Cyrillic word is a letter of it, neither lower nor upper case
         # ("б’є" in "Об’єднані", "М’янма", "Кот-д’Івуар").
         sequence, before, after = (s.replace("’", "ʼ") for s in (sequence, before, after))
-    letters = _letters(sequence)
-    # Long and not letters only, unless a Cyrillic word's last letters and its closing
-    # punctuation ("дії»", "үйі»").
-    if len(sequence) >= LONG_SEQUENCE and not letters:
-        if not (_letters(sequence.rstrip(_WORD_END)) and sequence[0].islower()):
-            return DECISIVE
-    elif len(sequence) >= LONG_SEQUENCE and reading == "windows-1252":
-        return DECISIVE  # "ãƒž": windows-1252's letters of three alphabets
-    if _mixed_alphabets(sequence):
-        return DECISIVE
-    around = before + sequence + after
-    if any(a.islower() and b.isupper() for a, b in itertools.pairwise(around)):
-        return DECISIVE
-    if not sequence[-1].isalnum() and after.islower():
-        return DECISIVE
-    if letters and after.islower() and all(c.isupper() for c in sequence):
-        return DECISIVE  # capitals, then lowercase ("ÄŒesko", "OÄŸam")
-    if before.isupper() and sequence[0].isupper() and sequence[1].islower():
-        return DECISIVE  # two capitals, then lowercase ("CĂłrdoba" in windows-1250)
-    if unicodedata.category(sequence[0]) == "Sm" and _letters(sequence[1:]) and after.isalpha():
-        return DECISIVE  # a math symbol that starts a word ("√âmirats" in macintosh)
-    if len(sequence) == 2 and sequence[0] in _ODD_CAPITALS and sequence[1] in _ODD_AFTER_CAPITAL:
-        return DECISIVE  # "Åžilini": no alphabet puts these after those capitals
-    next_to_ascii = (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
-    if next_to_ascii and any(c.isalpha() and not _latin(c) for c in sequence):
-        return DECISIVE  # a word of two scripts ("HГєngaro")
-    return NONE if _letters(sequence[1:]) else WEAK
+    elif sequence[-1] == "’" and sequence[0].isupper() and after.isalpha():
+        # A capital, then an apostrophe and a letter: the possessive or an elision of a
+        # word in capitals ("BEYONCÉ’s", "ZOË’s", "AÇAÍ’s", "Ã’s"), not a symbol in a word.
+        sequence = sequence[:-1] + "ʼ"
+    found = Sequence(before, sequence, after, reading)
+    for rule in RULES:
+        if rule.test(found):
+            return DECISIVE, rule.name
+    return (NONE, NONE_RULE) if _letters(sequence[1:]) else (WEAK, WEAK_RULE)
 
 
 #: Letters by their category that text uses as symbols: ordinal indicators after digits,
@@ -702,7 +803,8 @@ def _letters(text: str) -> bool:
 
 
 def _latin(c: str) -> bool:
-    return c.isascii() or unicodedata.name(c, "").startswith("LATIN")
+    # The apostrophe stands for "’" in a word: it belongs to no script.
+    return c.isascii() or c == "ʼ" or unicodedata.name(c, "").startswith("LATIN")
 
 
 @dataclass(slots=True)
@@ -711,6 +813,18 @@ class Evidence:
 
     decisive: int = 0
     weak: int = 0
+    #: The rule that decided the first decisive sequence (else the first weak one's), and
+    #: the sequence, as reports name them.
+    rule: str | None = None
+    sequence: str | None = None
+
+    def note(self, weight: int, rule: str, sequence: str) -> None:
+        """Count one sequence's *weight*, keeping the first decisive rule."""
+        self.decisive += weight == DECISIVE
+        self.weak += weight == WEAK
+        first_decisive = weight == DECISIVE and self.decisive == 1
+        if first_decisive or (weight == WEAK and self.rule is None):
+            self.rule, self.sequence = rule, sequence
 
     @property
     def enough(self) -> bool:
@@ -794,28 +908,33 @@ def evidence(
     found = {name: Evidence() for name in names}
     sequences: list[tuple[str, int, int]] = []
     weights: list[int] = []
+    rules: list[str] = []
     for name, start, end in utf8_sequences(text, marks, found.keys()):
-        weight = weigh(text, start, end, name)
+        weight, rule = weigh_rule(text, start, end, name)
         sequences.append((name, start, end))
         weights.append(weight)
+        rules.append(rule)
         if until is not None and weight != NONE:
             count = found[name]
-            count.decisive += weight == DECISIVE
-            count.weak += weight == WEAK
+            count.note(weight, rule, text[start:end])
             if until(count):
                 return count
     order = sorted(range(len(sequences)), key=sequences.__getitem__)
     sequences = [sequences[i] for i in order]
     weights = [weights[i] for i in order]
+    rules = [rules[i] for i in order]
     lone = _lone_scripts(text, sequences)
+    before = list(weights)
     weights = [DECISIVE if s[0] in lone else w for s, w in zip(sequences, weights, strict=True)]
+    rules = [
+        LONE_SCRIPT_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
+    ]
+    before = list(weights)
     _weigh_runs(text, sequences, weights)
+    rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
     found = {name: Evidence() for name in names}
-    for (name, _start, _end), weight in zip(sequences, weights, strict=True):
-        if weight == DECISIVE:
-            found[name].decisive += 1
-        elif weight == WEAK:
-            found[name].weak += 1
+    for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
+        found[name].note(weight, rule, text[start:end])
     if by_reading is not None:
         by_reading.update(found)
     return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())

@@ -10,15 +10,26 @@ when :mod:`.badness` finds enough evidence among the tokens it repairs.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 import ftfy
 
-from scrapy_charset.items.mojibake.badness import Evidence, Marks, evidence
+from scrapy_charset.items.mojibake.badness import (
+    DECISIVE,
+    MIN_DECISIVE,
+    MIN_WEAK,
+    WEAK,
+    Evidence,
+    Marks,
+    evidence,
+    weigh,
+)
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     FROM_LATIN1,
+    OTHER_READINGS,
     WINDOWS_1251_HIGH,
     WINDOWS_1252_HIGH,
     Finding,
@@ -27,6 +38,9 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
     sequence_pattern,
 )
+from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.whatwg import singlebyte
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
 
@@ -48,9 +62,9 @@ _FTFY_CONFIG = ftfy.TextFixerConfig(
     remove_terminal_escapes=False,
     fix_encoding=True,
     restore_byte_a0=False,  # a guess: a space may or may not have been a no-break space
-    replace_lossy_sequences=False,  # would write U+FFFD into the text
+    replace_lossy_sequences=True,  # one U+FFFD for a sequence that lost a byte, as ftfy
     decode_inconsistent_utf8=True,  # segment by segment, for partly damaged text
-    fix_c1_controls=False,
+    fix_c1_controls=True,  # only after a UTF-8 step (see _ftfy_step)
     fix_latin_ligatures=False,
     fix_character_width=False,
     uncurl_quotes=False,
@@ -62,6 +76,9 @@ _FTFY_CONFIG = ftfy.TextFixerConfig(
 )
 
 _AS_1252 = {"latin-1", "sloppy-windows-1252", "windows-1252"}
+#: ftfy's C1-control step: kept after a UTF-8 step only, whose C1 controls left are
+#: windows-1252 bytes the same latin-1 decode read ("“senza modifiche\x94").
+_C1_STEP = ("transcode", "fix_c1_controls")
 
 
 def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
@@ -92,8 +109,10 @@ def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
         done.append((operation, name))
     # A plan can stop right after an encode step (ftfy found nothing to decode the bytes
     # with): only the steps up to the last decode give text back.
-    while done and done[-1][0] not in ("decode", "apply"):
+    while done and done[-1][0] not in ("decode", "apply") and done[-1] != _C1_STEP:
         done.pop()
+    if done == [_C1_STEP] or (done and done[-1] == _C1_STEP and rounds == 0):
+        return None
     if rounds == 0 or not done:
         return None
     fixed = explained.text if done == plan else ftfy.apply_plan(text, done)
@@ -163,12 +182,19 @@ def _decode_segment(segment: str, kind: MojibakeKind) -> str | None:
     return decoded
 
 
-def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind] | None:
+def _segment_step(
+    text: str, untouched: frozenset[str] | None = None
+) -> tuple[str, MojibakeKind] | None:
     """Repair UTF-8 sequences segment by segment, where every token stays coherent.
 
     A token (a run of non-space characters) touched by a repair must have no other
     non-ASCII letter left unrepaired, and its letters must come out in one script:
     "Ã…land" -> "Åland" passes, "Straße“" (ß and “ form a valid sequence) does not.
+
+    With *untouched* (after a layer was undone: the tokens of the field as given that it
+    left as they were), only those tokens are repaired, and a weak sequence is enough:
+    they belong to the layer already proven ("осканскае Ñ– іншыя"), while a token the
+    layer changed is judged again on its own evidence.
     """
     for kind, pattern in _SEQUENCES:
         if not pattern.search(text):
@@ -179,12 +205,14 @@ def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind
         for token in _ENCODABLE_TOKEN[kind].finditer(text):
             if token.group().isascii():
                 continue
+            if untouched is not None and token.group() not in untouched:
+                continue
             repaired = _repair_token(token.group(), kind, pattern)
             if repaired is not None:
                 out += [text[last : token.start()], repaired]
                 damaged.append(token.group())
                 last = token.end()
-        if out and _enough(damaged, kind, proven=proven):
+        if out and _enough(damaged, kind, proven=untouched is not None):
             out.append(text[last:])
             return "".join(out), kind
     return None
@@ -193,7 +221,7 @@ def _segment_step(text: str, *, proven: bool = False) -> tuple[str, MojibakeKind
 _READING = {UTF8_AS_WINDOWS_1252: "windows-1252", UTF8_AS_WINDOWS_1251: "windows-1251"}
 
 
-def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool) -> bool:
+def _enough(damaged: list[str], kind: MojibakeKind, *, proven: bool = False) -> bool:
     """The evidence rule (:mod:`.badness`) over the tokens repaired, counted together:
     Cyrillic text holds valid windows-1251 pairs by chance ("Сі" is D1 B3, "дії" is
     E4 B3 BF), and an accented capital before a symbol is a word ("NESTLÉ®")."""
@@ -263,41 +291,98 @@ def all_utf8(text: str) -> bool:
 def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKind, bool] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
-    Returns (repaired, kind, repaired segment by segment), or None. ftfy decides first
+    Returns (repaired, kind, repaired segment by segment), or None; *repaired* is the
+    text itself for damage that is reported without a repair. ftfy decides first
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
     windows-1251).
     """
     original = text
-    rounds = 0
-    kind: MojibakeKind | None = None
-    segments = False
+    # Each layer as the evidence rule and a repair step find it, none judged yet.
+    chain = [text]
+    weak: list[bool] = []  # a layer found on weak sequences only
+    kinds: list[MojibakeKind] = []
+    rounds: list[int] = []
+    segments: list[bool] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
-        seen = evidence(text, marks=marks if text is original else None, until=Evidence.is_some)
+        layer_marks = marks if text is original else None
+        seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
         if not seen.some:
             break
         step = _ftfy_step(text)
         if step is not None:
             fixed, more, step_kind, step_segments = step
         else:
-            # Once a round found damage, the field is known to be damaged: a weak
-            # sequence left in it is damage too ("осканскае Ñ– іншыя").
-            found = _segment_step(text, proven=rounds > 0)
+            # Each layer is judged on its own evidence: a field that was damaged once is
+            # not known to be damaged again, but its tokens the layer left are.
+            found = _segment_step(text)
+            if found is None and len(chain) > 1:
+                untouched = frozenset(_TOKEN.findall(original)) & frozenset(_TOKEN.findall(text))
+                found = _segment_step(text, untouched)
             if found is None:
                 break
             (fixed, step_kind), more, step_segments = found, 1, True
         if fixed == text:
             break
-        kind = kind or step_kind
-        rounds += more
-        segments = segments or step_segments
+        chain.append(fixed)
+        weak.append(not seen.enough)
+        kinds.append(step_kind)
+        rounds.append(more)
+        segments.append(step_segments)
         text = fixed
-    if rounds == 0 or kind is None:
+    text, used = choose_layers(chain, weak)
+    if used == 0:
+        if len(chain) > 1 and weak[0] and choose_layers(chain[:2])[1]:
+            # A layer on weak sequences only, no less implausible than the text: damage
+            # that cannot be told from correct text of the same shape is reported, not
+            # repaired ("OÃ™ ET QUAND?" next to CLDR's Yoruba "ÈMÌRÂ®").
+            return original, kinds[0], segments[0]
         return None
-    if rounds > 1 and not _double_encoded(original, text):
-        rounds = 1  # two separate single repairs (ftfy's, then a token it left)
-    return text, (UTF8_DOUBLE_ENCODED if rounds > 1 else kind), segments
+    total = sum(rounds[:used])
+    if total > 1 and not _double_encoded(original, text):
+        total = 1  # two separate single repairs (ftfy's, then a token it left)
+    kind = UTF8_DOUBLE_ENCODED if total > 1 else kinds[0]
+    return text, kind, any(segments[:used])
+
+
+def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str, int]:
+    """The text that *chain* (a text, then each layer of repair undone from the one
+    before) gives back, and how many layers were taken: token by token (a run of
+    characters other than spaces), the deepest layer that is more plausible than the last
+    one taken (:func:`.plausible.implausible`), so a layer is undone only after the one
+    before it was judged, and a token is never a text that no whole layer gives. A layer
+    found on weak sequences only (*weak*, one flag per layer) must make its tokens less
+    implausible than they were: text with a symbol after an accented capital and nothing
+    wrong ("ÈMÌRÂ®") stays as it is."""
+    strict = [False, *(weak or [False] * (len(chain) - 1))]
+
+    def better(before: str, after: str, layer: int) -> bool:
+        return implausible(before, after, strict=strict[layer]) is None
+
+    tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
+    if any(len(t) != len(tokens[0]) for t in tokens):
+        best = 0
+        for layer in range(1, len(chain)):
+            if better(chain[best], chain[layer], layer):
+                best = layer
+        return chain[best], best
+    out: list[str] = []
+    used = 0
+    for i, first in enumerate(tokens[0]):
+        best = 0
+        for layer in range(1, len(chain)):
+            if tokens[layer][i] != tokens[best][i] and better(
+                tokens[best][i], tokens[layer][i], layer
+            ):
+                best = layer
+        out.append(tokens[best][i])
+        if tokens[best][i] != first:
+            used = max(used, best)
+    return "".join(out), used
+
+
+_TOKEN_OR_SPACE = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
 
 
 def _double_encoded(damaged: str, repaired: str) -> bool:
@@ -321,6 +406,83 @@ def _double_encoded(damaged: str, repaired: str) -> bool:
 
 def _browser_windows_1252(raw: bytes) -> str:
     return raw.decode("latin-1").translate(FROM_LATIN1)
+
+
+# --- UTF-8 read as another single-byte encoding, segment by segment ----------------------
+
+#: The readings whose segments are looked for: ftfy's other single-byte readings, and
+#: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
+SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
+
+
+@functools.cache
+def _reading_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A run of characters *name* encodes (no space), and one UTF-8 sequence as *name*
+    shows it."""
+    table = HIGH_HALVES[name]
+    repertoire = re.escape("".join(c for c in table if c != "\ufffd"))
+    return (
+        re.compile(f"[!-~{repertoire}]+"),
+        re.compile(sequence_pattern(table, one=True)),
+    )
+
+
+def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
+    """*token* with each UTF-8 sequence as *name* shows it decoded, and the decisive and
+    weak sequences among them (:func:`.badness.weigh`), when the result is more plausible
+    (:func:`.plausible.implausible`)."""
+    _run, sequence = _reading_patterns(name)
+    out: list[str] = []
+    last = decisive = weak = 0
+    for match in sequence.finditer(token):
+        try:
+            decoded = singlebyte.encode(match.group(), name).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if any(unicodedata.category(c) in ("Cc", "Cn", "Co", "Cs") for c in decoded):
+            continue
+        weight = weigh(token, match.start(), match.end(), name)
+        decisive += weight == DECISIVE
+        weak += weight == WEAK
+        out += [token[last : match.start()], decoded]
+        last = match.end()
+    if not out or decisive + weak == 0:
+        return None
+    repaired = "".join([*out, token[last:]])
+    if implausible(token, repaired) is not None:
+        return None
+    return repaired, decisive, weak
+
+
+def other_segments(text: str) -> tuple[str, str, int] | None:
+    """UTF-8 read as one of :data:`SEGMENT_READINGS` in segments of *text*: (repaired,
+    reading, segments repaired) for the reading that repairs the most, or None.
+
+    Each run of characters the reading encodes is judged alone: its repair must be more
+    plausible than it, and the damaged runs of one reading together need the evidence a
+    repair needs (one decisive sequence, or :data:`.badness.MIN_WEAK` weak ones). Correct
+    accented text around them neither vetoes them nor lends them evidence.
+    """
+    best: tuple[str, str, int] | None = None
+    for name in SEGMENT_READINGS:
+        run, _sequence = _reading_patterns(name)
+        pieces: list[str] = []
+        last = count = decisive = weak = 0
+        for token in run.finditer(text):
+            if token.group().isascii():
+                continue
+            found = _segment_token(token.group(), name)
+            if found is not None:
+                pieces += [text[last : token.start()], found[0]]
+                last = token.end()
+                count += 1
+                decisive += found[1]
+                weak += found[2]
+        if decisive < MIN_DECISIVE and weak < MIN_WEAK:
+            continue
+        if count and (best is None or count > best[2]):
+            best = ("".join([*pieces, text[last:]]), name, count)
+    return best
 
 
 # --- UTF-8 read as Shift_JIS --------------------------------------------------------------
@@ -393,12 +555,15 @@ def _plausible_letters(text: str) -> bool:
 # --- Stray C1 controls ---------------------------------------------------------------------
 
 _C1 = re.compile("[\u0080-\u009f]")
+_C1_AFTER_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u009f]")
 
 
 def c1_controls(text: str) -> Finding:
     """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does."""
     repaired = _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
     # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
-    if repaired == text:
+    # A C1 control after a UTF-8 lead byte is a byte of UTF-8 read as latin-1 ("Ð\x95"
+    # is "Е"), not of windows-1252: not this repair's.
+    if repaired == text or _C1_AFTER_LEAD.search(text) is not None:
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")

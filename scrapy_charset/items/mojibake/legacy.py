@@ -30,6 +30,7 @@ from scrapy_charset.items.mojibake.chardata import (
     MojibakeKind,
     encode_windows_1252,
 )
+from scrapy_charset.whatwg.strict import decode_strict
 
 __all__ = ["legacy_as_windows_1252"]
 
@@ -71,7 +72,9 @@ def _cjk_ok(c: str, encoding: str) -> bool:
 _WORD = re.compile(r"[^\W\d_]+")
 _CYRILLIC_PUNCT = set("«»—–“”„…№\u00a0’‘•")
 
-# (WHATWG name, Python codec for a strict decode): the order breaks ties.
+# (WHATWG name, Python codec): the order breaks ties. Readings decode with the standard's
+# decoders (decode_strict); the Python codecs only encode characters back to find their
+# frequency rows.
 _CJK = (
     ("GBK", "gbk"),
     ("Big5", "big5"),
@@ -179,10 +182,9 @@ def _rejects_next_to_latin(byte: int) -> bool:
     """True when *byte*, next to an ASCII letter, makes every Cyrillic reading
     implausible: each reads it as a Cyrillic letter (one word with the ASCII letter), as a
     character that is neither Cyrillic nor Cyrillic text's punctuation, or not at all."""
-    for _, codec in _CYRILLIC:
-        try:
-            char = bytes([byte]).decode(codec)
-        except UnicodeDecodeError:
+    for name, _ in _CYRILLIC:
+        char = decode_strict(bytes([byte]), name)
+        if char is None:
             continue
         if char in _CYRILLIC_PUNCT or (_is_cyrillic(char) and not _WORD.fullmatch(char)):
             return False
@@ -257,12 +259,9 @@ def _no_reading(text: str) -> bool:
     # Cut after the last byte under 0x40: a character boundary in every CJK encoding, so
     # the start decodes strictly unless it holds an invalid sequence, as the whole would.
     start = start.rstrip(_HIGH)
-    for _, codec in _CJK:
-        try:
-            start.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        return False
+    for name, _ in _CJK:
+        if decode_strict(start, name) is not None:
+            return False
     return _LATIN_WORD.search(text) is not None
 
 
@@ -277,10 +276,9 @@ def _cjk_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     """(encoding, text) for each plausible legacy CJK reading of *raw*."""
     candidates: list[tuple[str, str]] = []
     letters = -1
-    for name, codec in _CJK:
-        try:
-            decoded = raw.decode(codec)
-        except UnicodeDecodeError:
+    for name, _ in _CJK:
+        decoded = decode_strict(raw, name)
+        if decoded is None:
             continue
         if letters < 0:
             letters = _ascii_letters(raw)  # the windows-1252 bytes are the text's, one to one
@@ -310,10 +308,9 @@ def _cyrillic_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     candidates: list[tuple[str, str]] = []
     if _LATIN_WORD.search(text):
         return candidates
-    for name, codec in _CYRILLIC:
-        try:
-            decoded = raw.decode(codec)
-        except UnicodeDecodeError:
+    for name, _ in _CYRILLIC:
+        decoded = decode_strict(raw, name)
+        if decoded is None:
             continue
         if _plausible_cyrillic(decoded):
             candidates.append((name, decoded))
@@ -400,7 +397,13 @@ def _commonness(decoded: str, name: str) -> float:
     for c in decoded:
         if c.isascii() or _is_cjk_punct(c):
             continue
-        raw = c.encode(codec)
+        try:
+            raw = c.encode(codec)
+        except UnicodeEncodeError:
+            # The standard's decoder reads more than the codec encodes (Big5's HKSCS
+            # extension): no frequent row holds such a character.
+            total += 1
+            continue
         if raw[:1] in _SYMBOL_ROWS[name]:
             continue  # punctuation rows ("・", "’") count for no reading
         total += 1

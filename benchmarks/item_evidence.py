@@ -1,0 +1,299 @@
+# ruff: noqa: RUF001, RUF002 (look-alike characters are the data here)
+"""Item checks on text nobody on this project wrote: ftfy's test cases, real names, real
+copy, and partly damaged fields.
+
+Run: ``python -m benchmarks.item_evidence [step]`` (``step`` takes every n-th Faker
+locale and CLDR locale; 1, the default, takes them all). Sources:
+
+- ``ftfy``: ftfy 6.3.1's ``tests/test_cases.json`` (tests/data/ftfy/), as given and with
+  ftfy's extra layer of damage: wrong changes (a character neither in the input, the
+  expected text, nor on ``ftfy.fix_encoding``'s way there), and exact repairs of the
+  UTF-8 kinds against ``ftfy.fix_encoding``'s own;
+- ``faker``: people's and companies' names of every Faker locale;
+- ``cldr``: CLDR's names of territories, languages and currencies of every locale
+  (Babel), in title case and in capitals;
+- ``metadata``: the non-ASCII lines of the descriptions (METADATA) that the installed
+  distributions ship (but ftfy's and this package's, which quote mojibake on purpose);
+- each of the last three with the possessive ``’s``, ``®``, ``™``, curly quotes and
+  guillemets attached as real text has them: 0 changed is the target, flags are counted;
+- ``partly damaged``: pycountry's translations with one name of a list damaged in each
+  reading the package knows, clean accented text around it: flagged, wrong repairs (with
+  and without ``legacy=True``), and repaired values that come back clean while damage
+  remains.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from importlib import metadata
+from pathlib import Path
+
+import ftfy
+
+from benchmarks._itemdata import _damage, cldr_names, clean_values
+from scrapy_charset.items.textcheck import inspect_text
+
+FTFY_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "ftfy" / "test_cases.json"
+
+#: How real text attaches things to a name.
+ATTACHED: tuple[Callable[[str], str], ...] = (
+    lambda name: f"{name}’s",
+    lambda name: f"{name}®",
+    lambda name: f"{name}™",
+    lambda name: f"“{name}”",
+    lambda name: f"« {name} »",
+    lambda name: f"„{name}“",
+    lambda name: f"{name}’s “new” line",
+)
+
+#: The readings a phrase of a partly damaged field is damaged in.
+READINGS = (
+    "windows-1252",
+    "windows-1250",
+    "windows-1251",
+    "windows-1257",
+    "ISO-8859-2",
+    "macintosh",
+    "x-mac-cyrillic",
+)
+
+
+# --- ftfy's test cases -------------------------------------------------------------------
+
+
+def ftfy_cases() -> list[tuple[str, str, str, str]]:
+    """(variant, label, text, expected) of every case, as given and with the extra layer."""
+    data = json.loads(FTFY_CASES.read_text("utf-8"))
+    out = []
+    for variant in ("plain", "extra"):
+        for case in data:
+            text = case["original"]
+            if variant == "extra":
+                text = text.encode("utf-8").decode("latin-1")
+            out.append((variant, case["label"], text, case.get("fixed-encoding", case["fixed"])))
+    return out
+
+
+def _ftfy_way(text: str) -> set[str]:
+    fixed, plan = ftfy.fix_encoding_and_explain(text)
+    seen = set(fixed)
+    steps = [(op, name) for op, name in plan or []]
+    for end in range(1, len(steps) + 1):
+        result = ftfy.apply_plan(text, steps[:end])
+        if isinstance(result, str):
+            seen |= set(result)
+    return seen
+
+
+def _utf8_kind(text: str) -> bool:
+    _fixed, plan = ftfy.fix_encoding_and_explain(text)
+    return any(
+        (op == "decode" and name.startswith("utf-8"))
+        or (op == "apply" and name == "decode_inconsistent_utf8")
+        for op, name in plan or []
+    )
+
+
+def _result(text: str, *, legacy: bool = False) -> str:
+    report = inspect_text(text, legacy=legacy)
+    return report.repaired if report.repaired is not None else text
+
+
+def ftfy_figures() -> dict[str, dict[str, int]]:
+    """Per variant: cases, wrong changes (default, legacy), UTF-8 kinds, exact repairs
+    by this package and by ftfy.fix_encoding."""
+    figures: dict[str, dict[str, int]] = {}
+    for variant, label, text, expected in ftfy_cases():
+        row = figures.setdefault(
+            variant,
+            {"cases": 0, "wrong": 0, "wrong legacy": 0, "utf-8 kinds": 0, "exact": 0, "ftfy": 0},
+        )
+        row["cases"] += 1
+        way = _ftfy_way(text)
+        for key, legacy in (("wrong", False), ("wrong legacy", True)):
+            result = _result(text, legacy=legacy)
+            if label.startswith("Sort of negative"):
+                continue
+            row[key] += bool(set(result) - set(text) - set(expected) - way)
+        if _utf8_kind(text) and not label.startswith("Sort of negative"):
+            row["utf-8 kinds"] += 1
+            row["exact"] += _result(text) == expected
+            row["ftfy"] += ftfy.fix_encoding(text) == expected
+    return figures
+
+
+# --- Real names and real copy ---------------------------------------------------------------
+
+
+def faker_names(step: int = 1) -> Iterator[str]:
+    """People's and companies' names of every *step*-th Faker locale (seeded)."""
+    import faker
+    from faker.config import AVAILABLE_LOCALES
+
+    for index, locale in enumerate(sorted(AVAILABLE_LOCALES)[::step]):
+        fake = faker.Faker(locale)
+        fake.seed_instance(index)
+        for method in ("name", "company", "last_name"):
+            generate = getattr(fake, method, None)
+            if generate is None:
+                continue
+            for _ in range(40):
+                try:
+                    value = generate()
+                except (AttributeError, KeyError, ValueError, IndexError):
+                    break
+                if isinstance(value, str):
+                    yield value
+
+
+def cldr_locale_names(step: int = 1) -> Iterator[str]:
+    """CLDR's names in every *step*-th locale, in title case and in capitals."""
+    from babel.localedata import locale_identifiers
+
+    for identifier in sorted(locale_identifiers())[::step]:
+        if "_" in identifier:
+            continue  # a region's names are its language's, with a few changes
+        for name in cldr_names(identifier):
+            yield name
+            yield name.title()
+            yield name.upper()
+
+
+#: Distributions whose descriptions quote mojibake on purpose (examples of repairs).
+QUOTE_MOJIBAKE = frozenset({"ftfy", "scrapy-charset"})
+
+
+def metadata_lines() -> Iterator[str]:
+    """The non-ASCII lines of the installed distributions' descriptions, but those of
+    :data:`QUOTE_MOJIBAKE`."""
+    seen: set[str] = set()
+    for dist in sorted(metadata.distributions(), key=lambda d: d.metadata["Name"] or ""):
+        if (dist.metadata["Name"] or "").lower() in QUOTE_MOJIBAKE:
+            continue
+        text = dist.read_text("METADATA") or ""
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line and not line.isascii() and line not in seen and len(line) < 400:
+                seen.add(line)
+                yield line
+
+
+def with_attachments(values: Iterator[str]) -> Iterator[str]:
+    """Each non-ASCII value, alone and with each of :data:`ATTACHED`."""
+    for value in values:
+        if value.isascii():
+            continue
+        yield value
+        for attach in ATTACHED:
+            yield attach(value)
+
+
+def clean_figures(values: Sequence[str]) -> dict[str, object]:
+    """Strings, changed (default, legacy), flagged, and a few examples of each."""
+    changed: list[str] = []
+    changed_legacy: list[str] = []
+    flagged: list[str] = []
+    for value in values:
+        if not inspect_text(value).clean:
+            flagged.append(value)
+        if inspect_text(value).repaired is not None:
+            changed.append(value)
+        if inspect_text(value, legacy=True).repaired is not None:
+            changed_legacy.append(value)
+    return {
+        "strings": len(values),
+        "changed": len(changed),
+        "changed legacy": len(changed_legacy),
+        "flagged": len(flagged),
+        "examples": (changed + changed_legacy + flagged)[:5],
+    }
+
+
+# --- Partly damaged fields -------------------------------------------------------------------
+
+
+def partly_damaged(per_language: int = 40, seed: int = 5) -> Iterator[tuple[str, str, str]]:
+    """(reading, original, damaged): a list of real names (pycountry's translations) with
+    one non-ASCII name damaged as UTF-8 read in *reading*, the others left correct."""
+    rng = random.Random(seed)
+    for field in clean_values(per_language=per_language, seed=seed):
+        if field.shape != "description" or ", " not in field.text:
+            continue
+        parts = field.text.split(", ")
+        candidates = [i for i, part in enumerate(parts) if not part.isascii()]
+        if len(candidates) < 2:
+            continue  # no correct accented text would be left around the damage
+        i = rng.choice(candidates)
+        for reading in READINGS:
+            damaged = _damage(parts[i], f"utf-8 as {reading}")
+            if damaged == parts[i] or "\ufffd" in damaged:
+                continue
+            yield reading, field.text, ", ".join([*parts[:i], damaged, *parts[i + 1 :]])
+
+
+def partial_figures(samples: Sequence[tuple[str, str, str]]) -> dict[str, dict[str, int]]:
+    """Per reading: fields, flagged, exact (legacy), wrong repairs (default, legacy), and
+    repaired values reported clean while damage remains."""
+    figures: dict[str, dict[str, int]] = {}
+    for reading, original, damaged in samples:
+        row = figures.setdefault(
+            reading,
+            {"fields": 0, "flagged": 0, "exact legacy": 0, "wrong": 0, "wrong legacy": 0,
+             "hidden": 0},
+        )  # fmt: skip
+        row["fields"] += 1
+        report = inspect_text(damaged)
+        row["flagged"] += not report.clean
+        for key, legacy in (("wrong", False), ("wrong legacy", True)):
+            found = inspect_text(damaged, legacy=legacy)
+            if found.repaired is not None:
+                row[key] += bool(set(found.repaired) - set(original) - set(damaged))
+                if found.repaired != original and not found.partial:
+                    row["hidden"] += inspect_text(found.repaired).clean
+            if legacy:
+                row["exact legacy"] += found.repaired == original
+    return figures
+
+
+def main(argv: Sequence[str] = ()) -> None:
+    step = int(argv[0]) if argv else 1
+    print("ftfy 6.3.1 test_cases.json")
+    print(f"{'variant':<8}{'cases':>7}{'wrong':>7}{'wrong (legacy)':>16}{'utf-8 kinds':>13}"
+          f"{'exact':>7}{'ftfy exact':>12}")  # fmt: skip
+    for variant, row in ftfy_figures().items():
+        print(
+            f"{variant:<8}{row['cases']:>7}{row['wrong']:>7}{row['wrong legacy']:>16}"
+            f"{row['utf-8 kinds']:>13}{row['exact']:>7}{row['ftfy']:>12}"
+        )
+    print()
+    sources = {
+        "faker": list(with_attachments(faker_names(step))),
+        "cldr": list(with_attachments(cldr_locale_names(step))),
+        "metadata": list(with_attachments(metadata_lines())),
+    }
+    print(f"{'source':<10}{'strings':>10}{'changed':>9}{'changed (legacy)':>18}{'flagged':>9}")
+    for name, values in sources.items():
+        found = clean_figures(values)
+        print(
+            f"{name:<10}{found['strings']:>10,}{found['changed']:>9}"
+            f"{found['changed legacy']:>18}{found['flagged']:>9}"
+        )
+        for example in found["examples"]:  # type: ignore[attr-defined]
+            print(f"   e.g. {example!r}")
+    print()
+    figures = partial_figures(list(partly_damaged(per_language=200 // step or 1)))
+    print(f"{'reading':<16}{'fields':>8}{'flagged':>9}{'exact (legacy)':>16}{'wrong':>7}"
+          f"{'wrong (legacy)':>16}{'hidden':>8}")  # fmt: skip
+    for reading, row in figures.items():
+        print(
+            f"{reading:<16}{row['fields']:>8}{row['flagged'] / row['fields']:>9.2%}"
+            f"{row['exact legacy'] / row['fields']:>16.2%}{row['wrong']:>7}"
+            f"{row['wrong legacy']:>16}{row['hidden']:>8}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,200 @@
+"""Whether a repair gives text that some language writes: evidence from CLDR.
+
+The Unicode CLDR lists, for every locale, the letters its language writes (its exemplar
+characters: main, auxiliary and index sets). :mod:`._plausible`, generated from them by
+``scripts/generate_plausible.py``, gives each letter, mark and modifier letter the set of
+alphabets (distinct exemplar sets) that use it. A repair is judged on what it brings in:
+
+- ``unattested-character``: a letter, mark or modifier that no alphabet uses ("ɒ" from
+  "É’", "˒" from "Ë’", "ᴴ" from "á´´", a combining fermata from "Í’") loses. The
+  ideographic, Hangul-syllable and kana blocks count by their script (CLDR lists only
+  the commonest of their characters); symbols and punctuation are neither evidence for
+  nor against (real names carry ®, ™ and quotes);
+- ``no-common-alphabet``: a word that the repair changed must have all its letters in
+  one alphabet ("Bront녔" mixes Latin and Hangul; "HГєngaro" Latin and Cyrillic).
+
+The model is a character set per alphabet, chosen by measurement on ftfy's test cases and
+the item checks (docs/item-safety.md): every wrong change the checks found brought in a
+character outside every alphabet, or made a word of two alphabets.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import unicodedata
+
+from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
+from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
+
+__all__ = [
+    "CASE_BREAK",
+    "NOT_TEXT",
+    "NO_COMMON_ALPHABET",
+    "SYMBOL_IN_WORD",
+    "UNATTESTED",
+    "alphabets",
+    "badness",
+    "events",
+    "implausible",
+    "unattested",
+]
+
+#: The rules' names, as reports give them.
+UNATTESTED = "unattested-character"
+NO_COMMON_ALPHABET = "no-common-alphabet"
+CASE_BREAK = "case-break"
+SYMBOL_IN_WORD = "symbol-in-word"
+NOT_TEXT = "not-text"
+NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
+
+_MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
+#: Every alphabet: what a character that is no letter is compatible with.
+_ANY = (1 << 4096) - 1
+
+
+@functools.lru_cache(maxsize=8192)
+def alphabets(c: str) -> int:
+    """The alphabets that use *c*, as a bitmask: 0 for a letter, mark or modifier none
+    uses; every alphabet for a character that is no letter (digits, symbols, spaces)."""
+    mask = _MASKS.get(c)
+    if mask is not None:
+        return mask
+    decomposed = unicodedata.normalize("NFD", c)
+    if decomposed != c:
+        # A character that normalisation never composes ("য়" is য and a nukta).
+        mask = _ANY
+        for part in decomposed:
+            mask &= alphabets(part)
+        return mask
+    code = ord(c)
+    for name, first, last in BY_SCRIPT:
+        if first <= code <= last:
+            return SCRIPT_GROUPS[name]
+    return 0 if _letter_like(c) else _ANY
+
+
+def _letter_like(c: str) -> bool:
+    category = unicodedata.category(c)
+    return category[0] in "LM" or category == "Sk"
+
+
+def unattested(c: str) -> bool:
+    """*c* is a letter, mark or modifier that no alphabet uses."""
+    return alphabets(c) == 0
+
+
+def _words(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of letters and marks."""
+    out: list[tuple[int, int]] = []
+    start = -1
+    for i, c in enumerate(text):
+        if _is_letter(c):
+            if start < 0:
+                start = i
+        elif start >= 0:
+            out.append((start, i))
+            start = -1
+    if start >= 0:
+        out.append((start, len(text)))
+    return out
+
+
+#: Characters that join the letters of one word: apostrophes and the hyphen.
+_JOINERS = frozenset("'’ʼ-‐·׳״")
+
+
+#: Letters by their category that text uses as symbols: the ordinal indicators.
+_SYMBOL_LETTERS = frozenset("ªº")
+
+
+def _is_letter(c: str) -> bool:
+    return unicodedata.category(c)[0] in "LM" and c not in _SYMBOL_LETTERS
+
+
+#: The punctuation a single-byte reading of UTF-8 bytes shows: that of the readings'
+#: high halves (other punctuation joins the words of its script: "・", "።").
+_READING_PUNCTUATION = frozenset(
+    c
+    for name in UTF8_READINGS
+    for c in HIGH_HALVES[name]
+    if unicodedata.category(c)[0] == "P" and c not in _JOINERS
+)
+
+
+def _is_symbol(c: str) -> bool:
+    """A symbol, a control, a superscript or fraction, or a reading's punctuation: no
+    part of a word (ASCII
+    punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
+    category = unicodedata.category(c)
+    if category[0] == "P":
+        return c in _READING_PUNCTUATION
+    # Superscripts and fractions ("Ã³", "Ã¼") are no digits of a word either.
+    return category[0] in "SC" or category == "No" or c in _SYMBOL_LETTERS
+
+
+#: Controls, unassigned and private-use characters: no text holds them.
+_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+
+
+def _script_and_letters(word: str) -> bool:
+    """*word* glues an ideograph, kana or Hangul syllable to letters of an alphabet
+    ("鳒s"): CJK locales list Latin letters too, but not inside their words."""
+    by_script = [_by_script(c) for c in word]
+    return any(by_script) and not all(by_script)
+
+
+def _by_script(c: str) -> bool:
+    code = ord(c)
+    return any(first <= code <= last for _name, first, last in BY_SCRIPT)
+
+
+def events(text: str) -> list[str]:
+    """The names of what *text* holds that real text of no language does (see the
+    module's docstring), once per occurrence."""
+    return list(_events(text))
+
+
+# A field's tokens are judged once per layer and against each other: remembered.
+@functools.lru_cache(maxsize=4096)
+def _events(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    found += [UNATTESTED for c in set(text) if unattested(c)]
+    found += [NOT_TEXT for c in text if c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT]
+    for start, end in _words(text):
+        word = text[start:end]
+        mask = _ANY
+        for c in word:
+            mask &= alphabets(c) or _ANY  # an unattested letter is counted once, above
+        if not mask or _script_and_letters(word):
+            found.append(NO_COMMON_ALPHABET)
+        found += [CASE_BREAK for a, b in itertools.pairwise(word) if a.islower() and b.isupper()]
+    for i in range(1, len(text) - 1):
+        if _is_symbol(text[i]) and _is_letter(text[i - 1]) and _is_letter(text[i + 1]):
+            found.append(SYMBOL_IN_WORD)
+    return tuple(found)
+
+
+#: What each event weighs: a control or unassigned character is never text, while a
+#: letter outside CLDR's exemplar sets, a word of two alphabets, a case break or a symbol
+#: between letters is only rare.
+WEIGHTS = {NOT_TEXT: 2}
+
+
+def badness(text: str) -> int:
+    """The weighted count of :func:`events` in *text*."""
+    return sum(WEIGHTS.get(name, 1) for name in _events(text))
+
+
+def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | None:
+    """The name of the rule that turns the repair of *damaged* into *repaired* down, or
+    None: a repair may leave none of :func:`events`, or weigh less than the damaged
+    text (:func:`badness`). With *strict*, it must weigh less in any case."""
+    if repaired == damaged:
+        return None
+    after = _events(repaired)
+    weight = sum(WEIGHTS.get(n, 1) for n in after)
+    if (not after and not strict) or weight < badness(damaged):
+        return None
+    return after[0] if after else NOT_LESS_IMPLAUSIBLE
