@@ -557,10 +557,41 @@ def test_a_candidate_that_makes_c1_controls_gives_way() -> None:
         pytest.param(b"caf&eacute; &#233; &#xE9;", b"caf     ", id="references"),
         pytest.param(b"a < b", b"a < b", id="lone-less-than-is-text"),
         pytest.param(b"<script>\xe9\xe9", b" ", id="unterminated-script"),
+        # XML 1.0, 2.7: a CDATA section is character data; only its delimiters go.
+        pytest.param(b"<t><![CDATA[caf\xe9]]></t>", b"  caf\xe9  ", id="cdata-content-kept"),
+        pytest.param(b"<![CDATA[<p>\xe9t\xe9</p>]]>", b"  \xe9t\xe9  ", id="cdata-with-markup"),
+        pytest.param(b"<![CDATA[\xe9 > \xe9]]>", b" \xe9 > \xe9 ", id="cdata-with-greater-than"),
+        pytest.param(b"<![CDATA[\xe9\xe9", b" \xe9\xe9", id="unterminated-cdata"),
     ],
 )
 def test_strip_markup(html: bytes, text: bytes) -> None:
     assert strip_markup(html) == text
+
+
+def _korean_feed(title: str) -> bytes:
+    """An undeclared RSS feed in EUC-KR whose item titles are all CDATA sections."""
+    names = [m for m in corpus.messages("ko") if not m.isascii()]
+    items = "".join(
+        f"<item><title><![CDATA[{name}]]></title><link>http://example.kr/{i}</link></item>\n"
+        for i, name in enumerate(names[:40])
+    )
+    feed = f'<?xml version="1.0"?>\n<rss><channel><title>{title}</title>{items}</channel></rss>'
+    return feed.encode("euc-kr")
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    "title",
+    # Channel titles, the only text outside CDATA, on which detection alone read the feed
+    # as windows-874, windows-1251 or EUC-JP when the CDATA sections were dropped.
+    [pytest.param(t, id=f"title-{i}") for i, t in enumerate(("루바어", "롬어", "남극", "아루바"))],
+)
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_cdata_text_is_detection_evidence(title: str, kind: Any) -> None:
+    body = _korean_feed(title)
+    decision = sniff(body, None, kind=kind, detector=get_detector())
+    assert decision.encoding == "EUC-KR"
+    assert "\ufffd" not in decode(body, decision.encoding)
 
 
 def test_window_falls_back_to_raw_when_only_markup_is_non_ascii() -> None:
@@ -991,3 +1022,29 @@ def test_differing_words_reads_one_long_word_once(body: bytes) -> None:
     pattern = differing_words(frozenset(["windows-1252", "windows-1250"]))
     words = pattern.findall(body)
     assert words == ([] if b"\xb9" not in body else [body])
+
+
+def _in_cp1250(text: str) -> bool:
+    try:
+        text.encode("cp1250")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _quoted_names(locale: str, count: int) -> str:
+    """*count* of the catalogue's names with a letter outside ASCII, in „low-high” quotes
+    and separated by en dashes, the way Hungarian and Czech copy writes them."""
+    names = [m for m in corpus.messages(locale) if not m.isascii() and _in_cp1250(m)]
+    return " \u2013 ".join(f"\u201e{name}\u201d" for name in names[:count])
+
+
+@needs_catalogues
+@pytest.mark.parametrize("count", [1, 3, 10, 40])
+@pytest.mark.parametrize(("locale", "tld"), [("hu", "hu"), ("cs", "cz"), ("sk", "sk")])
+def test_windows_1250_quotes_and_dashes_are_evidence(locale: str, tld: str, count: int) -> None:
+    # 0x84, 0x94 and 0x96 are the low and high quotes and the en dash in windows-1250,
+    # C1 controls in ISO-8859-2: the page is windows-1250 (or reads the same way).
+    body = f"<p>{_quoted_names(locale, count)}</p>".encode("cp1250")
+    decision = sniff(body, "text/html", f"http://example.{tld}/", detector=get_detector())
+    assert decode(body, decision.encoding) == decode(body, "windows-1250")
