@@ -104,18 +104,36 @@ PRIOR_MARGIN = 0.9
 #: Bytes of the window the decoder check reads.
 _CHECK = 16 * 1024
 
+#: The most bytes of a character a cut can leave at the end of a body: three of
+#: gb18030's four-byte sequences (and of UTF-8's).
+_CUT_CHARACTER = 3
+
 
 # U+FFFD, or a C1 control (U+0080-U+009F): windows-1252 decodes its five undefined bytes to
 # C1 controls, and the ISO-8859 encodings all of 0x80-0x9F; no text uses them.
 _UNCLEAN = re.compile("[\ufffd\x80-\x9f]")
 
 
-def _decodes_cleanly(window: bytes, encoding: str) -> bool:
+def _decodes_cleanly(window: bytes, encoding: str, *, cut: bool = False) -> bool:
+    """True when *encoding* decodes *window* without U+FFFD or C1 controls. With *cut* (the
+    window ends where the body ends), a body cut short inside its last character is judged
+    without that character: the decoder's one U+FFFD at the end is evidence of the cut,
+    not against the encoding (Encoding Standard, 4.1: an incomplete sequence at the end of
+    the queue is one error)."""
     sample = window
     if len(sample) > _CHECK:
-        cut = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
-        sample = sample[: cut if cut > 0 else _CHECK]
-    return _UNCLEAN.search(decode(sample, encoding)) is None
+        end = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
+        sample = sample[: end if end > 0 else _CHECK]
+        cut = False
+    text = decode(sample, encoding)
+    if _UNCLEAN.search(text) is None:
+        return True
+    if not cut or not text.endswith("\ufffd"):
+        return False
+    return any(
+        _UNCLEAN.search(decode(sample[:-size], encoding)) is None
+        for size in range(1, min(_CUT_CHARACTER, len(sample)) + 1)
+    )
 
 
 class WebDetector:
@@ -145,7 +163,8 @@ class WebDetector:
         ranked = self.backend.rank(found.text, tld if self.backend.uses_tld else None)
         candidates = _candidates(ranked)
         likely = () if self.backend.uses_tld else prior(tld)
-        chosen, how = _choose(candidates, likely, found.text, prior(tld))
+        cut = found.end == len(body)
+        chosen, how = _choose(candidates, likely, found.text, prior(tld), cut=cut)
         if chosen is None:
             return None
         encoding, score, label = chosen
@@ -176,16 +195,19 @@ def _choose(
     likely: tuple[str, ...],
     text: bytes,
     country: tuple[str, ...] = (),
+    *,
+    cut: bool = False,
 ) -> tuple[tuple[str, float | None, str] | None, str]:
     """The candidate to answer, and how it was chosen ("backend", "tld", "decoder").
 
     *likely* is the TLD prior the detector applies to the ranking (for backends that do
     not take the TLD themselves); *country* is the TLD's likely encodings whatever the
     backend: when no candidate decodes the window cleanly, the first of those that does
-    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD).
+    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD). *cut*
+    says the window ends where the body does (see :func:`_decodes_cleanly`).
     """
     if not candidates:
-        if likely and _decodes_cleanly(text, likely[0]):
+        if likely and _decodes_cleanly(text, likely[0], cut=cut):
             return (likely[0], None, ""), "tld"
         return None, "none"
     ordered = list(candidates)
@@ -202,12 +224,12 @@ def _choose(
                     how = "tld"
                 break
     for candidate in ordered[:4]:
-        if _decodes_cleanly(text, candidate[0]):
+        if _decodes_cleanly(text, candidate[0], cut=cut):
             if candidate is not ordered[0]:
                 how = "decoder"
             return candidate, how
     for encoding in country:
-        if _decodes_cleanly(text, encoding):
+        if _decodes_cleanly(text, encoding, cut=cut):
             return (encoding, None, ""), "tld"
     return ordered[0], how
 

@@ -164,7 +164,9 @@ def _count(data: bytes, *, after_error: int | None) -> Utf8Evidence:
         chunk = data[offset:end]
         pending = decoder.getstate()[0]
         final = end == len(data)
-        text = decoder.decode(chunk, final)
+        # Never the final call: a sequence cut off by the end of the body stays pending
+        # and counts neither way (a body cut short is judged without its last character).
+        text = decoder.decode(chunk, False)
         characters += len(text)
         replaced += text.count("\ufffd")
         high += len(chunk) - len(chunk.translate(None, _HIGH))
@@ -177,7 +179,7 @@ def _count(data: bytes, *, after_error: int | None) -> Utf8Evidence:
             limit = min(len(data), _first_error(pending + chunk, final, offset - len(pending)))
             limit = min(len(data), limit + after_error)
         offset = end
-    # Bytes of a sequence cut off by the limit (not by the end of the body) stay pending in
+    # Bytes of a sequence cut off by the limit or by the end of the body stay pending in
     # the decoder: they are neither counted as ASCII nor as a sequence.
     ascii_bytes = offset - start - high
     invalid = replaced - literal
