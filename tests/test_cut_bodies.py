@@ -13,6 +13,7 @@ Standard and UTF-8, the body cut at every offset of its last three characters.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -95,8 +96,8 @@ def _cuts(encoding: str, size: int) -> list[tuple[int, bool]]:
     return cuts
 
 
-def _cases() -> list[object]:
-    out = []
+def _cases() -> list[Any]:
+    out: list[Any] = []
     for encoding in ENCODINGS:
         for size in SIZES:
             if not corpus.have_catalogues():

@@ -7,10 +7,13 @@ test; the backends are the installed libraries, and fakes where a test needs con
 from __future__ import annotations
 
 import codecs
+import importlib.util
 import json
 import logging
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,7 +43,15 @@ from scrapy_charset.sniffing.detectors import (
 )
 from scrapy_charset.sniffing.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniffing.tld import TLD_PRIORS, prior, tld_of
-from scrapy_charset.sniffing.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
+from scrapy_charset.sniffing.utf8 import (
+    CHANCE,
+    LIKELIHOOD,
+    RATIO,
+    Utf8Evidence,
+    is_utf8,
+    mostly_utf8,
+    utf8_evidence,
+)
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 from tests import corpus
@@ -77,10 +88,13 @@ def _mixed(valid: int, invalid: int) -> bytes:
 @pytest.mark.parametrize(
     ("valid", "invalid", "mostly"),
     [
-        pytest.param(MIN_VALID, 1, True, id="min-valid-one-error"),
-        pytest.param(MIN_VALID - 1, 1, False, id="below-min-valid"),
-        pytest.param(RATIO * 3, 3, True, id="ratio-exactly"),
-        pytest.param(RATIO * 3 - 1, 3, False, id="ratio-just-below"),
+        # The documented values (sniffing/utf8.py): four valid sequences per error, and
+        # too many to be chance (likelihood at most 0.01).
+        pytest.param(4, 1, True, id="four-valid-one-error"),
+        pytest.param(3, 1, False, id="three-valid-one-error"),
+        pytest.param(8, 1, True, id="eight-valid-one-error"),
+        pytest.param(12, 3, True, id="ratio-exactly"),
+        pytest.param(11, 3, False, id="ratio-just-below"),
         pytest.param(500, 10, True, id="stray-bytes-in-a-long-page"),
         pytest.param(0, 5, False, id="legacy-only"),
     ],
@@ -103,6 +117,68 @@ def test_mostly_utf8_boundary(valid: int, invalid: int, mostly: bool) -> None:
         assert decode(body, decision.encoding).count("\ufffd") == invalid
     else:
         assert decision.source is Source.DEFAULT
+
+
+def test_rule_figures_are_the_documented_ones() -> None:
+    # docs/detection.md and sniffing/utf8.py state these figures.
+    assert CHANCE == {2: 0.18, 3: 0.14, 4: 0.011}
+    assert (LIKELIHOOD, RATIO) == (0.01, 4)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "likelihood"),
+    [
+        # C(V + E, V) x the chance of each valid sequence (two bytes 0.18, three 0.14,
+        # four 0.011).
+        pytest.param(Utf8Evidence(4, 1), 5 * 0.18**4, id="four-two-byte"),
+        pytest.param(Utf8Evidence(4, 1, three=2), 5 * 0.18**2 * 0.14**2, id="issue-example"),
+        pytest.param(Utf8Evidence(4, 1, three=2, four=1), 5 * 0.18 * 0.14**2 * 0.011, id="four"),
+        pytest.param(Utf8Evidence(3, 1), 4 * 0.18**3, id="three-two-byte"),
+        pytest.param(Utf8Evidence(8, 2), 45 * 0.18**8, id="eight-two-errors"),
+        pytest.param(Utf8Evidence(1, 9), 1.0, id="capped-at-one"),
+    ],
+)
+def test_likelihood(evidence: Utf8Evidence, likelihood: float) -> None:
+    assert evidence.likelihood == pytest.approx(likelihood)
+
+
+@pytest.mark.parametrize(
+    ("text", "valid", "three", "four"),
+    [
+        pytest.param("caf\u00e9", 1, 0, 0, id="two-byte"),
+        pytest.param("10 \u20ac \u2014", 2, 2, 0, id="three-byte"),
+        pytest.param("\U0001f600 \ufffd", 2, 1, 1, id="astral-and-written-replacement"),
+    ],
+)
+def test_sequence_lengths_are_counted(text: str, valid: int, three: int, four: int) -> None:
+    evidence = utf8_evidence(text.encode() + b" \xe9 ")
+    assert (evidence.valid, evidence.invalid, evidence.three, evidence.four) == (
+        valid,
+        1,
+        three,
+        four,
+    )
+
+
+def test_chance_bounds_real_legacy_text() -> None:
+    # scripts/utf8_chance.py measures the rates on the corpus; CHANCE bounds them.
+    spec = importlib.util.spec_from_file_location(
+        "utf8_chance", Path(__file__).resolve().parents[1] / "scripts" / "utf8_chance.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    chance_rates = script.chance_rates
+    if not corpus.have_catalogues():
+        pytest.skip("pycountry's translation catalogues are not installed")
+    rates = chance_rates()
+    assert len(rates) >= 30
+    for length in (2, 3, 4):
+        highest = max(rate[length] for rate in rates.values())
+        # The highest rate, rounded up to two significant digits.
+        step = 10 ** (math.floor(math.log10(highest)) - 1)
+        assert CHANCE[length] == pytest.approx(math.ceil(highest / step) * step), length
 
 
 def test_valid_utf8_names_no_rule() -> None:
@@ -282,7 +358,8 @@ def test_chunked_evidence_matches_one_decode(data: bytes) -> None:
     mostly = mostly_utf8(data)
     if mostly is not None:
         assert mostly.invalid >= 1
-        assert mostly.valid >= max(MIN_VALID, RATIO * mostly.invalid)
+        assert mostly.valid >= 4 * mostly.invalid
+        assert mostly.likelihood <= 0.01
         assert mostly.valid <= evidence.valid
 
 

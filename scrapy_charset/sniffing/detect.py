@@ -23,6 +23,11 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
   candidate that turns the window into U+FFFD or C1 controls (U+0080-U+009F, which no text
   uses: windows-1252's five undefined bytes and 0x80-0x9F in ISO-8859) gives way to the
   next one that does not;
+- on a few bytes of evidence (fewer than :data:`FEW_BYTES` non-ASCII bytes of text, none
+  of them inside a word, between two ASCII letters), an answer among the code pages
+  browsers never detect (:data:`EXOTIC`: macintosh,
+  x-mac-cyrillic, ISO-8859-3, -10, -14, -16) gives way to the TLD's default (its first
+  encoding), or windows-1252 without one, as in browsers;
 - reads windows-1252 as ISO-8859-15 when the text has ISO-8859-15's letters and none of
   windows-1252's own punctuation (:func:`latin9_letters`).
 
@@ -59,7 +64,9 @@ from scrapy_charset.whatwg.codecs import decode
 __all__ = [
     "DEFAULT_BACKEND",
     "DEFAULT_WINDOW",
+    "EXOTIC",
     "FAMILIES",
+    "FEW_BYTES",
     "PRIOR_MARGIN",
     "Detected",
     "Detector",
@@ -100,6 +107,28 @@ _ALWAYS_AVAILABLE = "charset-normalizer"
 
 #: A candidate the TLD makes likely wins when it scores at least this share of the best.
 PRIOR_MARGIN = 0.9
+
+#: The code pages browsers' detectors never answer (Firefox's chardetng detects none of
+#: them): on a few bytes of evidence, a backend's answer among them is chance.
+EXOTIC: frozenset[str] = frozenset(
+    ["macintosh", "x-mac-cyrillic", "ISO-8859-3", "ISO-8859-10", "ISO-8859-14", "ISO-8859-16"]
+)
+
+#: Non-ASCII bytes of text under which the evidence is "a few bytes".
+FEW_BYTES = 8
+
+_HIGH = bytes(range(0x80, 0x100))
+
+
+def _few_bytes(text: bytes) -> bool:
+    """True when *text* has fewer than :data:`FEW_BYTES` non-ASCII bytes."""
+    return len(text) - len(text.translate(None, _HIGH)) < FEW_BYTES
+
+
+# Non-ASCII bytes between two ASCII letters: letters of a word ("Cor\x8een", macintosh's
+# "é"), evidence for a code page that reads them as letters.
+_IN_WORD = re.compile(rb"[A-Za-z][\x80-\xff]{1,4}[A-Za-z]")
+
 
 #: Bytes of the window the decoder check reads.
 _CHECK = 16 * 1024
@@ -168,6 +197,10 @@ class WebDetector:
         if chosen is None:
             return None
         encoding, score, label = chosen
+        if encoding in EXOTIC and _few_bytes(found.text) and not _IN_WORD.search(found.text):
+            default = (prior(tld) or ("windows-1252",))[0]
+            if encoding != default:
+                encoding, score, label, how = default, None, "", "tld-default"
         if encoding == "windows-1252" and latin9_letters(found.text):
             encoding, how = "ISO-8859-15", "latin9-letters"
         return Detected(

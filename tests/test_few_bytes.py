@@ -1,0 +1,140 @@
+"""Short pages and a few bytes of evidence.
+
+A short undeclared UTF-8 page with one stray byte is UTF-8 (the mostly-UTF-8 rule's
+likelihood, and a detector answer too weak to outweigh valid UTF-8); where a few bytes
+are all the evidence, the default for the URL's top-level domain wins over a code page
+browsers never detect. Real text: Babel's CLDR names and pycountry's catalogues, at every
+length from 20 bytes up.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks._itemdata import cldr_names
+from scrapy_charset.responses.decision import Source
+from scrapy_charset.sniffing import sniff
+from scrapy_charset.sniffing.detect import EXOTIC, FEW_BYTES, get_detector
+from scrapy_charset.sniffing.mime import identify_unknown
+from scrapy_charset.whatwg.codecs import decode
+from tests import corpus
+
+# --- the examples of the rule -----------------------------------------------------------
+
+
+def test_short_page_with_one_stray_byte_is_utf8() -> None:
+    # Four valid sequences (two of three bytes) and one windows-1252 "é": before, the
+    # detector's x-mac-cyrillic (score 0.061) decoded every character wrong.
+    body = b"<p>10 \xe2\x82\xac \xe2\x80\x94 caf\xc3\xa9 cr\xc3\xa8me \xe9 fin</p>"
+    decision = sniff(body, "text/html", "http://127.0.0.1/x.html", detector=get_detector())
+    assert (decision.encoding, decision.source) == ("UTF-8", Source.UTF8)
+    assert decision.as_dict()["detector"] == {
+        "name": "mostly-utf-8",
+        "score": 0.8,
+        "valid": 4,
+        "invalid": 1,
+    }
+    assert decode(body, decision.encoding) == "<p>10 € — café crème \ufffd fin</p>"
+
+
+def test_a_few_bytes_give_the_tld_default_over_an_exotic_code_page() -> None:
+    # An untyped body: its <meta> is not in the MIME sniffing table, so it sniffs as
+    # text/plain and the <meta> is not read. Its only non-ASCII bytes are windows-1252's
+    # euro sign and curly quotes, and 0x81: Firefox shows windows-1252.
+    body = b'<meta charset="latin1"><p>\x80 \x93q\x94 \x81</p>'
+    assert identify_unknown(body) == "text/plain"
+    decision = sniff(body, None, "http://127.0.0.1/x", kind="text", detector=get_detector())
+    assert decision.encoding == "windows-1252"
+    assert decision.as_dict()["detector"]["chosen_by"] == "tld-default"
+
+
+@pytest.mark.parametrize(
+    ("url", "encoding"),
+    [
+        pytest.param("http://example.com/", "windows-1252", id="generic-tld"),
+        pytest.param(None, "windows-1252", id="no-url"),
+        pytest.param("http://example.de/", "windows-1252", id="country-tld"),
+        # x-mac-cyrillic is one of .ru's code pages, but not its default.
+        pytest.param("http://example.ru/", "windows-1251", id="exotic-the-tld-lists"),
+    ],
+)
+def test_tld_default_on_a_few_bytes(url: str | None, encoding: str) -> None:
+    body = b"<p>\x80 \x93q\x94 \x81</p>"
+    decision = sniff(body, "text/plain", url, kind="text", detector=get_detector())
+    assert decision.encoding == encoding
+
+
+def test_exotic_code_pages_are_those_browsers_never_detect() -> None:
+    assert (
+        frozenset(
+            [
+                "macintosh",
+                "x-mac-cyrillic",
+                "ISO-8859-3",
+                "ISO-8859-10",
+                "ISO-8859-14",
+                "ISO-8859-16",
+            ]
+        )
+        == EXOTIC
+    )
+    assert FEW_BYTES == 8
+
+
+def test_exotic_answer_on_real_evidence_stays() -> None:
+    # Enough text: the detector's x-mac-cyrillic stands (the rule is for a few bytes).
+    text = "Съешь же ещё этих мягких французских булок, да выпей чаю."
+    body = f"<p>{text}</p>".encode("mac_cyrillic")
+    decision = sniff(body, "text/html", detector=get_detector())
+    assert decode(body, decision.encoding) == decode(body, "x-mac-cyrillic")
+
+
+# --- real text at every length ------------------------------------------------------------
+
+LOCALES = ("fr", "de", "es", "pt", "pl", "cs", "ru", "el", "tr", "vi", "ja", "zh", "ko")
+
+
+def _text(locale: str) -> bytes:
+    return " \u00b7 ".join(n for n in cldr_names(locale) if not n.isascii()).encode()
+
+
+def _with_stray(data: bytes, stray: bytes) -> bytes:
+    """*data* cut at a character boundary, with a word holding one stray byte inserted at
+    a space near its middle."""
+    middle = max(0, data.rfind(b" ", 0, len(data) // 2 + 1))
+    return b"<p>" + data[:middle] + b" l" + stray + b"x" + data[middle:] + b"</p>"
+
+
+@pytest.mark.parametrize(
+    "stray", [pytest.param(b"\x92", id="0x92"), pytest.param(b"\xe9", id="0xe9")]
+)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_utf8_with_one_stray_byte_at_every_length(locale: str, stray: bytes) -> None:
+    text = _text(locale)
+    wrong = []
+    for length in range(20, 400):
+        data = text[:length].decode("utf-8", "ignore").encode()
+        body = _with_stray(data, stray)
+        decision = sniff(body, "text/html", "http://example.com/", detector=get_detector())
+        if decision.encoding != "UTF-8":
+            wrong.append((length, decision.encoding))
+    assert wrong == []
+
+
+@pytest.mark.skipif(not corpus.have_catalogues(), reason="pycountry's catalogues are missing")
+@pytest.mark.parametrize("encoding", sorted(corpus.LANGUAGES))
+def test_legacy_text_is_never_read_as_utf8_at_any_length(encoding: str) -> None:
+    # The other side: short legacy text is not taken for UTF-8 by the rules above.
+    wrong = []
+    for locale, tld in corpus.LANGUAGES[encoding]:
+        items = [data for _, data in corpus.encodable(locale, encoding) if not data.isascii()]
+        data = b" ".join(items[:100])
+        for length in range(20, 400):
+            body = b"<p>" + data[:length] + b"</p>"
+            if body.isascii():
+                continue
+            url = f"http://example.{tld or 'org'}/"
+            decision = sniff(body, "text/html", url, detector=get_detector())
+            if decision.encoding == "UTF-8":
+                wrong.append((locale, length))
+    assert wrong == []
