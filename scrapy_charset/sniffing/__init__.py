@@ -288,9 +288,20 @@ def default_step(ctx: _Context) -> EncodingDecision | None:
 #: The browser's order, per kind of body. HTML follows the HTML Standard; XML reads the
 #: XML declaration instead of ``<meta>`` and defaults to UTF-8; JSON is UTF-8 unless a BOM
 #: or the header names another UTF (RFC 8259); plain text has no in-document declaration.
+#: The scraping side's addition for XML: an undeclared body that is not UTF-8 is detected
+#: as HTML is (a browser reads it as UTF-8 and stops at the first invalid byte; a feed in
+#: windows-1251 or GBK with no declaration anywhere is still that feed's text).
 ORDER: dict[Kind, tuple[Step, ...]] = {
     "html": (bom_step, override_step, header_step, meta_step, utf8_step, detect_step, default_step),
-    "xml": (bom_step, override_step, header_step, xml_declaration_step, default_step),
+    "xml": (
+        bom_step,
+        override_step,
+        header_step,
+        xml_declaration_step,
+        utf8_step,
+        detect_step,
+        default_step,
+    ),
     "json": (bom_step, override_step, header_step, default_step),
     "text": (bom_step, override_step, header_step, utf8_step, detect_step, default_step),
 }
