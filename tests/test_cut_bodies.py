@@ -73,9 +73,10 @@ def _body(encoding: str, size: int) -> tuple[bytes, tuple[int, ...]]:
         text.append(word)
         length += len(word.encode(codec))
         index += 1
+    # The page ends with a word of three or more characters none of which is ASCII, so
+    # that the last three characters are multi-byte ones.
+    text.append(next(w for w in words if len(w) >= 3 and not any(c.isascii() for c in w)))
     page = "".join(text)
-    # The last three characters are letters of the text (not the separator).
-    page = page[:-1] if page.endswith("、") else page
     encoded = page.encode(codec)
     starts = tuple(len(page[:i].encode(codec)) for i in range(len(page) - 3, len(page) + 1))
     if codec == "iso2022_jp":
@@ -149,3 +150,38 @@ def test_cut_utf8_with_strays_stays_mostly_utf8() -> None:
     evidence = mostly_utf8(body)
     assert evidence is not None
     assert evidence.invalid == 1
+
+
+# --- A real crawl: downloads cut short --------------------------------------------------
+
+#: Encoding -> the cut in the crawl: bytes of its 4 KB page sent before the server closes
+#: (one byte into the last character but one).
+_CRAWL = {encoding: _body(encoding, 4 * 1024)[1][1] + 1 for encoding in ENCODINGS}
+
+
+def test_crawl_with_dataloss_allowed_keeps_the_encoding() -> None:
+    from tests.crawl import run_crawl
+    from tests.server import Page, serve
+
+    routes = {
+        f"/{encoding}": Page(_body(encoding, 4 * 1024)[0], {"Content-Type": "text/html"}, sent=cut)
+        for encoding, cut in _CRAWL.items()
+    }
+    with serve(routes) as base:
+        result = run_crawl(
+            [base + path for path in routes],
+            {
+                "ADDONS": {"scrapy_charset.Addon": 0},
+                "DOWNLOAD_FAIL_ON_DATALOSS": False,
+                "LOG_LEVEL": "INFO",
+            },
+        )
+    for encoding, cut in _CRAWL.items():
+        record = result.response(f"/{encoding}")
+        assert "error" not in record, record
+        assert record["body_len"] == cut  # Scrapy handed over the cut body
+        body = _body(encoding, 4 * 1024)[0][:cut]
+        assert record["text"] == decode(body, encoding), encoding
+        assert record["text"].endswith("\ufffd")
+        assert record["text"].count("\ufffd") == 1
+        assert decode(body, record["meta_charset"]["encoding"]) == decode(body, encoding)
