@@ -942,10 +942,16 @@ def test_huge_body_costs_no_more_than_the_window() -> None:
     detected = WebDetector(backend, window=DEFAULT_WINDOW)(body, None)
     assert detected is not None
     assert detected.encoding == "windows-1251"
-    assert len(backend.seen[0][0]) <= DEFAULT_WINDOW
+    # The documented window: 16 KiB, ending at the last space or newline before its end
+    # (so at most a line shorter), bounded from below as well as above.
+    assert DEFAULT_WINDOW == 16 * 1024
+    assert DEFAULT_WINDOW - len(line) <= len(backend.seen[0][0]) <= DEFAULT_WINDOW
     decision = sniff(body, "text/html", detector=get_detector())
     assert decision.encoding == "windows-1251"
-    assert decision.as_dict()["detector"]["window"][1] <= DEFAULT_WINDOW + 20
+    start, end = decision.as_dict()["detector"]["window"]
+    assert start == len(b"<html>")  # the "<" of the tag before the first text
+    first = len(b"<html><body>")  # the window's 16 KiB count from the first non-ASCII byte
+    assert DEFAULT_WINDOW - len(line) <= end - first <= DEFAULT_WINDOW
 
 
 # --- Pluggable ---------------------------------------------------------------------------

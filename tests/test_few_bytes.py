@@ -14,7 +14,7 @@ import pytest
 from benchmarks._itemdata import cldr_names
 from scrapy_charset.responses.decision import Source
 from scrapy_charset.sniffing import sniff
-from scrapy_charset.sniffing.detect import EXOTIC, FEW_BYTES, get_detector
+from scrapy_charset.sniffing.detect import EXOTIC, FEW_BYTES, Detected, get_detector
 from scrapy_charset.sniffing.mime import identify_unknown
 from scrapy_charset.whatwg.codecs import decode
 from tests import corpus
@@ -138,3 +138,53 @@ def test_legacy_text_is_never_read_as_utf8_at_any_length(encoding: str) -> None:
             if decision.encoding == "UTF-8":
                 wrong.append((locale, length))
     assert wrong == []
+
+
+# --- a weak guess over mostly valid UTF-8 -------------------------------------------------
+
+
+class _Fixed:
+    """A detector that answers one fixed guess."""
+
+    def __init__(self, encoding: str, score: float | None) -> None:
+        self.answer = Detected(encoding, "fixed", score)
+
+    def __call__(self, body: bytes, url: str | None) -> Detected | None:
+        return self.answer
+
+
+#: Three valid three-byte sequences and one stray byte: too few for the mostly-UTF-8 rule
+#: (V < 4E), more valid than invalid, and 10 non-ASCII bytes (not "a few").
+_THREE_AND_ONE = "<p>10 € \u2014 20 € ".encode() + b"l\x92x</p>"
+
+
+@pytest.mark.parametrize(
+    ("body", "score", "encoding"),
+    [
+        pytest.param(_THREE_AND_ONE, 0.19, "UTF-8", id="under-0.2-gives-way"),
+        pytest.param(_THREE_AND_ONE, 0.06, "UTF-8", id="far-under"),
+        pytest.param(_THREE_AND_ONE, None, "UTF-8", id="no-score-gives-way"),
+        pytest.param(_THREE_AND_ONE, 0.2, "x-mac-cyrillic", id="at-0.2-stands"),
+        pytest.param(_THREE_AND_ONE, 0.9, "x-mac-cyrillic", id="confident-stands"),
+        # As many invalid sequences as valid ones: the guess stands, however weak.
+        pytest.param(
+            b"<p>10 \xe2\x82\xac l\x92x \xe9t\xe9</p>",
+            0.01,
+            "x-mac-cyrillic",
+            id="not-mostly-valid",
+        ),
+        # A few bytes (2 valid two-byte sequences, 1 stray): a confident guess gives way.
+        pytest.param(b"<p>caf\xc3\xa9 cr\xc3\xa8me l\x92x</p>", 1.0, "UTF-8", id="few-bytes"),
+    ],
+)
+def test_weak_guess_over_valid_utf8(body: bytes, score: float | None, encoding: str) -> None:
+    decision = sniff(body, "text/html", detector=_Fixed("x-mac-cyrillic", score))
+    assert decision.encoding == encoding
+    if encoding == "UTF-8":
+        details = decision.as_dict()["detector"]
+        assert (details["name"], details["over"], details["over_score"]) == (
+            "mostly-utf-8",
+            "x-mac-cyrillic",
+            score,
+        )
+        assert decode(body, "UTF-8").count("\ufffd") == 1
