@@ -188,3 +188,25 @@ def test_weak_guess_over_valid_utf8(body: bytes, score: float | None, encoding: 
             score,
         )
         assert decode(body, "UTF-8").count("\ufffd") == 1
+
+
+def test_the_few_bytes_example_through_the_middleware() -> None:
+    # The same untyped body as a crawl receives it: Scrapy's class, then the middleware.
+    from scrapy import Request
+    from scrapy.http import TextResponse
+    from scrapy.responsetypes import responsetypes
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_charset.responses.middleware import CharsetMiddleware
+
+    body = b'<meta charset="latin1"><p>\x80 \x93q\x94 \x81</p>'
+    url = "http://127.0.0.1/x"
+    request = Request(url)
+    response = responsetypes.from_args(url=url, body=body)(url=url, body=body, request=request)
+    middleware = build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
+    result = middleware.process_response(request, response)
+    assert isinstance(result, TextResponse)
+    decision = request.meta["charset"]
+    assert (decision["encoding"], decision["sniffed_type"]) == ("windows-1252", "text/plain")
+    assert result.text == '<meta charset="latin1"><p>\u20ac \u201cq\u201d \x81</p>'
