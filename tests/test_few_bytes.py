@@ -210,3 +210,44 @@ def test_the_few_bytes_example_through_the_middleware() -> None:
     decision = request.meta["charset"]
     assert (decision["encoding"], decision["sniffed_type"]) == ("windows-1252", "text/plain")
     assert result.text == '<meta charset="latin1"><p>\u20ac \u201cq\u201d \x81</p>'
+
+
+class _Backend:
+    """A backend that ranks one fixed answer."""
+
+    name = "fixed"
+    uses_tld = False
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def rank(self, text: bytes, tld: str | None) -> list[tuple[str, float | None]]:
+        return [(self.label, 0.5)]
+
+
+@pytest.mark.parametrize(
+    ("body", "answer", "url", "encoding"),
+    [
+        # windows-1252's curly quotes around a word, a euro sign and 0x81 alone.
+        pytest.param(b"<p>\x80 \x93q\x94 \x81</p>", "mac-cyrillic", None, "windows-1252",
+                     id="quotes-give-way"),
+        pytest.param(b"<p>\x93q\x94</p>", "mac-roman", "http://example.it/", "windows-1252",
+                     id="quotes-under-a-tld"),
+        # Real Italian and Spanish names in macintosh (pycountry): the bytes are letters.
+        pytest.param(b"<p>Paran\x88, occidentale</p>", "mac-roman", "http://example.it/",
+                     "macintosh", id="symbol-after-a-letter-stays"),
+        pytest.param(b"<p>Zapoteco ixtl\x87n</p>", "mac-roman", "http://example.it/",
+                     "macintosh", id="punctuation-between-letters-stays"),
+        pytest.param(b"<p>Cor\x8een moyen</p>", "mac-roman", "http://example.fr/",
+                     "macintosh", id="letter-between-letters-stays"),
+        # Not exotic: the rule leaves the backend's answer.
+        pytest.param(b"<p>\x93q\x94</p>", "windows-1251", None, "windows-1251",
+                     id="not-exotic"),
+    ],
+)  # fmt: skip
+def test_few_bytes_rule(body: bytes, answer: str, url: str | None, encoding: str) -> None:
+    from scrapy_charset.sniffing.detect import WebDetector
+
+    detected = WebDetector(_Backend(answer))(body, url)
+    assert detected is not None
+    assert detected.encoding == encoding

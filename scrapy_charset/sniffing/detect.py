@@ -23,9 +23,9 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
   candidate that turns the window into U+FFFD or C1 controls (U+0080-U+009F, which no text
   uses: windows-1252's five undefined bytes and 0x80-0x9F in ISO-8859) gives way to the
   next one that does not;
-- on a few bytes of evidence (fewer than :data:`FEW_BYTES` non-ASCII bytes of text, none
-  of them inside a word, between two ASCII letters), an answer among the code pages
-  browsers never detect (:data:`EXOTIC`: macintosh,
+- on a few bytes of evidence (fewer than :data:`FEW_BYTES` non-ASCII bytes of text, which
+  the TLD's default reads as punctuation at the edge of a word wherever they touch a
+  letter), an answer among the code pages browsers never detect (:data:`EXOTIC`: macintosh,
   x-mac-cyrillic, ISO-8859-3, -10, -14, -16) gives way to the TLD's default (its first
   encoding), or windows-1252 without one, as in browsers;
 - reads windows-1252 as ISO-8859-15 when the text has ISO-8859-15's letters and none of
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -125,9 +126,23 @@ def _few_bytes(text: bytes) -> bool:
     return len(text) - len(text.translate(None, _HIGH)) < FEW_BYTES
 
 
-# Non-ASCII bytes between two ASCII letters: letters of a word ("Cor\x8een", macintosh's
-# "é"), evidence for a code page that reads them as letters.
-_IN_WORD = re.compile(rb"[A-Za-z][\x80-\xff]{1,4}[A-Za-z]")
+def _punctuation_by_words(text: bytes, encoding: str) -> bool:
+    """True when *encoding* reads every non-ASCII character of *text* that touches a
+    letter as punctuation at the edge of a word (the curly quotes around "q" in
+    windows-1252). A letter or a symbol next to a letter, or anything between two letters
+    (windows-1252's "Cor\u017den", "Paran\u02c6", "ixtl\u2021n" for macintosh's "é", "à",
+    "á"), is evidence for a code page that reads those bytes as letters."""
+    decoded = decode(text, encoding)
+    for index, char in enumerate(decoded):
+        if char.isascii():
+            continue
+        before = decoded[index - 1 : index].isalpha() if index else False
+        after = decoded[index + 1 : index + 2].isalpha()
+        if before and after:
+            return False
+        if (before or after) and not unicodedata.category(char).startswith("P"):
+            return False
+    return True
 
 
 #: Bytes of the window the decoder check reads.
@@ -197,9 +212,9 @@ class WebDetector:
         if chosen is None:
             return None
         encoding, score, label = chosen
-        if encoding in EXOTIC and _few_bytes(found.text) and not _IN_WORD.search(found.text):
+        if encoding in EXOTIC and _few_bytes(found.text):
             default = (prior(tld) or ("windows-1252",))[0]
-            if encoding != default:
+            if encoding != default and _punctuation_by_words(found.text, default):
                 encoding, score, label, how = default, None, "", "tld-default"
         if encoding == "windows-1252" and latin9_letters(found.text):
             encoding, how = "ISO-8859-15", "latin9-letters"
