@@ -93,14 +93,21 @@ def _marked(slug: str, index: int, message: str) -> str:
     return message + "@" if slug in DIFFERING and index == 1 else message
 
 
-def _feed(slug: str, declared: bool) -> Page:
+#: The encodings whose feeds and sitemaps are also served with no declaration anywhere
+#: (the scraping side's addition: detected as HTML is).
+UNDECLARED = ("cp1251", "sjis", "gbk")
+
+
+def _feed(slug: str, declared: bool, *, header: bool = True) -> Page:
     label = (ENCODINGS.get(slug) or _differing(slug))[1]
     entries = "".join(
         f"<entry><code>{slug}-{i}</code><name>{html.escape(_marked(slug, i, m))}</name></entry>"
         for i, m in enumerate(messages(slug))
     )
     head = f'<?xml version="1.0" encoding="{label}"?>\n' if declared else ""
-    content_type = "application/xml" if declared else f"application/xml; charset={label}"
+    content_type = (
+        "application/xml" if declared or not header else f"application/xml; charset={label}"
+    )
     return Page(
         _encode(slug, f"{head}<catalog>{entries}</catalog>"), {"Content-Type": content_type}
     )
@@ -128,6 +135,19 @@ def _page(slug: str, index: int, label: str | None = None) -> Page:
         f'<p><a href="/{slug}/p{index}.html?q={link}">{link}</a></p></body></html>'
     )
     return Page(_encode(slug, body), {"Content-Type": "text/html"})
+
+
+def _undeclared_urlset(base: str, slug: str) -> bytes:
+    """A sitemap with no declaration anywhere: its <loc> is ASCII, its image title the
+    site's language in the sitemap's encoding."""
+    title = html.escape(messages(slug)[2])
+    return _encode(
+        slug,
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+        'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">'
+        f"<url><loc>{base}/{slug}/p2.html</loc><image:image><image:loc>{base}/i.png"
+        f"</image:loc><image:title>{title}</image:title></image:image></url></urlset>",
+    )
 
 
 def _urlset(base: str, slug: str, pages: list[int]) -> bytes:
@@ -163,6 +183,13 @@ def routes(base: str) -> dict[str, Page]:
             gzip.compress(_urlset(base, slug, [1])), {"Content-Type": "application/x-gzip"}
         )
         index += [f"{base}/{slug}/sitemap.xml", f"{base}/{slug}/sitemap.xml.gz"]
+        if slug in UNDECLARED:
+            out[f"/{slug}/feed-undeclared.xml"] = _feed(slug, declared=False, header=False)
+            out[f"/{slug}/p2.html"] = _page(slug, 2)
+            out[f"/{slug}/sitemap-undeclared.xml"] = Page(
+                _undeclared_urlset(base, slug), {"Content-Type": "application/xml"}
+            )
+            index.append(f"{base}/{slug}/sitemap-undeclared.xml")
         data = {"names": messages(slug)}
         out[f"/{slug}/data.json"] = Page(
             json.dumps(data, ensure_ascii=False).encode(), {"Content-Type": "application/json"}
@@ -188,9 +215,11 @@ def routes(base: str) -> dict[str, Page]:
 
 
 def feeds() -> list[str]:
-    return [f"/{s}/feed.xml" for s in [*ENCODINGS, *DIFFERING]] + [
-        f"/{s}/feed-header.xml" for s in ENCODINGS
-    ]
+    return (
+        [f"/{s}/feed.xml" for s in [*ENCODINGS, *DIFFERING]]
+        + [f"/{s}/feed-header.xml" for s in ENCODINGS]
+        + [f"/{s}/feed-undeclared.xml" for s in UNDECLARED]
+    )
 
 
 @dataclass(frozen=True)
@@ -218,7 +247,7 @@ def expected(base: str) -> list[Expected]:
             out.append(Expected("csv", doc, {"code": f"{slug}-{i}", "name": m}))
         out.append(Expected("json", f"/{slug}/data.json", {"names": messages(slug)}))
         codec = _codec(slug)
-        pages = [(f"/{slug}/p{i}.html", i) for i in range(2)]
+        pages = [(f"/{slug}/p{i}.html", i) for i in range(3 if slug in UNDECLARED else 2)]
         if slug == "utf8":
             pages.append((SLIP, 0))
         for doc, i in pages:

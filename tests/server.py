@@ -1,7 +1,8 @@
 """A local HTTP server for crawl tests: serves fixed responses on 127.0.0.1, a free port.
 
 Each route is ``path -> Page(body, headers, status)``; the body is sent as given (already
-compressed where the test says so), with ``Content-Length`` added.
+compressed where the test says so), with ``Content-Length`` added; a page with ``sent``
+stops after that many bytes and closes the connection (a download cut short).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ class Page:
     body: bytes
     headers: Mapping[str, str | list[str]] = field(default_factory=dict)
     status: int = 200
+    #: When set, only this many bytes of the body are sent under the full Content-Length,
+    #: then the connection closes: a download cut short.
+    sent: int | None = None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -36,7 +40,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(page.body)))
         self.end_headers()
         if with_body:
-            self.wfile.write(page.body)
+            self.wfile.write(page.body if page.sent is None else page.body[: page.sent])
+        if page.sent is not None:
+            self.close_connection = True
 
     def do_GET(self) -> None:
         self._send(True)

@@ -211,7 +211,8 @@ def test_trail_on_demo_pages(  # noqa: PLR0917
     ("path", "applies"),
     [
         pytest.param("/es/", True, id="html"),
-        pytest.param("/pl/feed.xml", False, id="xml-no-detection"),
+        # XML runs detection too (the scraping side's addition for undeclared feeds).
+        pytest.param("/pl/feed.xml", True, id="xml-detection"),
         pytest.param("/api/currencies.json", False, id="json-no-detection"),
     ],
 )

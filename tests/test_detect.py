@@ -6,10 +6,14 @@ test; the backends are the installed libraries, and fakes where a test needs con
 
 from __future__ import annotations
 
+import codecs
+import importlib.util
 import json
 import logging
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,7 +43,15 @@ from scrapy_charset.sniffing.detectors import (
 )
 from scrapy_charset.sniffing.text import detection_window, first_non_ascii, strip_markup
 from scrapy_charset.sniffing.tld import TLD_PRIORS, prior, tld_of
-from scrapy_charset.sniffing.utf8 import MIN_VALID, RATIO, is_utf8, mostly_utf8, utf8_evidence
+from scrapy_charset.sniffing.utf8 import (
+    CHANCE,
+    LIKELIHOOD,
+    RATIO,
+    Utf8Evidence,
+    is_utf8,
+    mostly_utf8,
+    utf8_evidence,
+)
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 from tests import corpus
@@ -76,10 +88,13 @@ def _mixed(valid: int, invalid: int) -> bytes:
 @pytest.mark.parametrize(
     ("valid", "invalid", "mostly"),
     [
-        pytest.param(MIN_VALID, 1, True, id="min-valid-one-error"),
-        pytest.param(MIN_VALID - 1, 1, False, id="below-min-valid"),
-        pytest.param(RATIO * 3, 3, True, id="ratio-exactly"),
-        pytest.param(RATIO * 3 - 1, 3, False, id="ratio-just-below"),
+        # The documented values (sniffing/utf8.py): four valid sequences per error, and
+        # too many to be chance (likelihood at most 0.01).
+        pytest.param(4, 1, True, id="four-valid-one-error"),
+        pytest.param(3, 1, False, id="three-valid-one-error"),
+        pytest.param(8, 1, True, id="eight-valid-one-error"),
+        pytest.param(12, 3, True, id="ratio-exactly"),
+        pytest.param(11, 3, False, id="ratio-just-below"),
         pytest.param(500, 10, True, id="stray-bytes-in-a-long-page"),
         pytest.param(0, 5, False, id="legacy-only"),
     ],
@@ -102,6 +117,68 @@ def test_mostly_utf8_boundary(valid: int, invalid: int, mostly: bool) -> None:
         assert decode(body, decision.encoding).count("\ufffd") == invalid
     else:
         assert decision.source is Source.DEFAULT
+
+
+def test_rule_figures_are_the_documented_ones() -> None:
+    # docs/detection.md and sniffing/utf8.py state these figures.
+    assert CHANCE == {2: 0.18, 3: 0.14, 4: 0.011}
+    assert (LIKELIHOOD, RATIO) == (0.01, 4)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "likelihood"),
+    [
+        # C(V + E, V) x the chance of each valid sequence (two bytes 0.18, three 0.14,
+        # four 0.011).
+        pytest.param(Utf8Evidence(4, 1), 5 * 0.18**4, id="four-two-byte"),
+        pytest.param(Utf8Evidence(4, 1, three=2), 5 * 0.18**2 * 0.14**2, id="issue-example"),
+        pytest.param(Utf8Evidence(4, 1, three=2, four=1), 5 * 0.18 * 0.14**2 * 0.011, id="four"),
+        pytest.param(Utf8Evidence(3, 1), 4 * 0.18**3, id="three-two-byte"),
+        pytest.param(Utf8Evidence(8, 2), 45 * 0.18**8, id="eight-two-errors"),
+        pytest.param(Utf8Evidence(1, 9), 1.0, id="capped-at-one"),
+    ],
+)
+def test_likelihood(evidence: Utf8Evidence, likelihood: float) -> None:
+    assert evidence.likelihood == pytest.approx(likelihood)
+
+
+@pytest.mark.parametrize(
+    ("text", "valid", "three", "four"),
+    [
+        pytest.param("caf\u00e9", 1, 0, 0, id="two-byte"),
+        pytest.param("10 \u20ac \u2014", 2, 2, 0, id="three-byte"),
+        pytest.param("\U0001f600 \ufffd", 2, 1, 1, id="astral-and-written-replacement"),
+    ],
+)
+def test_sequence_lengths_are_counted(text: str, valid: int, three: int, four: int) -> None:
+    evidence = utf8_evidence(text.encode() + b" \xe9 ")
+    assert (evidence.valid, evidence.invalid, evidence.three, evidence.four) == (
+        valid,
+        1,
+        three,
+        four,
+    )
+
+
+def test_chance_bounds_real_legacy_text() -> None:
+    # scripts/utf8_chance.py measures the rates on the corpus; CHANCE bounds them.
+    spec = importlib.util.spec_from_file_location(
+        "utf8_chance", Path(__file__).resolve().parents[1] / "scripts" / "utf8_chance.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    chance_rates = script.chance_rates
+    if not corpus.have_catalogues():
+        pytest.skip("pycountry's translation catalogues are not installed")
+    rates = chance_rates()
+    assert len(rates) >= 30
+    for length in (2, 3, 4):
+        highest = max(rate[length] for rate in rates.values())
+        # The highest rate, rounded up to two significant digits.
+        step = 10 ** (math.floor(math.log10(highest)) - 1)
+        assert CHANCE[length] == pytest.approx(math.ceil(highest / step) * step), length
 
 
 def test_valid_utf8_names_no_rule() -> None:
@@ -257,8 +334,9 @@ def test_evidence_counts_written_replacement_characters_as_valid(
 
 
 def _naive_evidence(data: bytes) -> tuple[int, int]:
-    """(valid, invalid) from one decode of the whole of *data*."""
-    text = data.decode("utf-8", "replace")
+    """(valid, invalid) from one decode of the whole of *data*; a sequence cut off by the
+    end of *data* counts neither way (it is pending in the decoder)."""
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(data, False)
     ascii_bytes = sum(1 for b in data if b < 0x80)
     invalid = text.count("\ufffd") - data.count("\ufffd".encode())
     return len(text) - ascii_bytes - invalid, invalid
@@ -280,7 +358,8 @@ def test_chunked_evidence_matches_one_decode(data: bytes) -> None:
     mostly = mostly_utf8(data)
     if mostly is not None:
         assert mostly.invalid >= 1
-        assert mostly.valid >= max(MIN_VALID, RATIO * mostly.invalid)
+        assert mostly.valid >= 4 * mostly.invalid
+        assert mostly.likelihood <= 0.01
         assert mostly.valid <= evidence.valid
 
 
@@ -557,10 +636,41 @@ def test_a_candidate_that_makes_c1_controls_gives_way() -> None:
         pytest.param(b"caf&eacute; &#233; &#xE9;", b"caf     ", id="references"),
         pytest.param(b"a < b", b"a < b", id="lone-less-than-is-text"),
         pytest.param(b"<script>\xe9\xe9", b" ", id="unterminated-script"),
+        # XML 1.0, 2.7: a CDATA section is character data; only its delimiters go.
+        pytest.param(b"<t><![CDATA[caf\xe9]]></t>", b"  caf\xe9  ", id="cdata-content-kept"),
+        pytest.param(b"<![CDATA[<p>\xe9t\xe9</p>]]>", b"  \xe9t\xe9  ", id="cdata-with-markup"),
+        pytest.param(b"<![CDATA[\xe9 > \xe9]]>", b" \xe9 > \xe9 ", id="cdata-with-greater-than"),
+        pytest.param(b"<![CDATA[\xe9\xe9", b" \xe9\xe9", id="unterminated-cdata"),
     ],
 )
 def test_strip_markup(html: bytes, text: bytes) -> None:
     assert strip_markup(html) == text
+
+
+def _korean_feed(title: str) -> bytes:
+    """An undeclared RSS feed in EUC-KR whose item titles are all CDATA sections."""
+    names = [m for m in corpus.messages("ko") if not m.isascii()]
+    items = "".join(
+        f"<item><title><![CDATA[{name}]]></title><link>http://example.kr/{i}</link></item>\n"
+        for i, name in enumerate(names[:40])
+    )
+    feed = f'<?xml version="1.0"?>\n<rss><channel><title>{title}</title>{items}</channel></rss>'
+    return feed.encode("euc-kr")
+
+
+@needs_catalogues
+@pytest.mark.parametrize(
+    "title",
+    # Channel titles, the only text outside CDATA, on which detection alone read the feed
+    # as windows-874, windows-1251 or EUC-JP when the CDATA sections were dropped.
+    [pytest.param(t, id=f"title-{i}") for i, t in enumerate(("루바어", "롬어", "남극", "아루바"))],
+)
+@pytest.mark.parametrize("kind", ["text", "html"])
+def test_cdata_text_is_detection_evidence(title: str, kind: Any) -> None:
+    body = _korean_feed(title)
+    decision = sniff(body, None, kind=kind, detector=get_detector())
+    assert decision.encoding == "EUC-KR"
+    assert "\ufffd" not in decode(body, decision.encoding)
 
 
 def test_window_falls_back_to_raw_when_only_markup_is_non_ascii() -> None:
@@ -832,10 +942,16 @@ def test_huge_body_costs_no_more_than_the_window() -> None:
     detected = WebDetector(backend, window=DEFAULT_WINDOW)(body, None)
     assert detected is not None
     assert detected.encoding == "windows-1251"
-    assert len(backend.seen[0][0]) <= DEFAULT_WINDOW
+    # The documented window: 16 KiB, ending at the last space or newline before its end
+    # (so at most a line shorter), bounded from below as well as above.
+    assert DEFAULT_WINDOW == 16 * 1024
+    assert DEFAULT_WINDOW - len(line) <= len(backend.seen[0][0]) <= DEFAULT_WINDOW
     decision = sniff(body, "text/html", detector=get_detector())
     assert decision.encoding == "windows-1251"
-    assert decision.as_dict()["detector"]["window"][1] <= DEFAULT_WINDOW + 20
+    start, end = decision.as_dict()["detector"]["window"]
+    assert start == len(b"<html>")  # the "<" of the tag before the first text
+    first = len(b"<html><body>")  # the window's 16 KiB count from the first non-ASCII byte
+    assert DEFAULT_WINDOW - len(line) <= end - first <= DEFAULT_WINDOW
 
 
 # --- Pluggable ---------------------------------------------------------------------------
@@ -991,3 +1107,29 @@ def test_differing_words_reads_one_long_word_once(body: bytes) -> None:
     pattern = differing_words(frozenset(["windows-1252", "windows-1250"]))
     words = pattern.findall(body)
     assert words == ([] if b"\xb9" not in body else [body])
+
+
+def _in_cp1250(text: str) -> bool:
+    try:
+        text.encode("cp1250")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _quoted_names(locale: str, count: int) -> str:
+    """*count* of the catalogue's names with a letter outside ASCII, in „low-high” quotes
+    and separated by en dashes, the way Hungarian and Czech copy writes them."""
+    names = [m for m in corpus.messages(locale) if not m.isascii() and _in_cp1250(m)]
+    return " \u2013 ".join(f"\u201e{name}\u201d" for name in names[:count])
+
+
+@needs_catalogues
+@pytest.mark.parametrize("count", [1, 3, 10, 40])
+@pytest.mark.parametrize(("locale", "tld"), [("hu", "hu"), ("cs", "cz"), ("sk", "sk")])
+def test_windows_1250_quotes_and_dashes_are_evidence(locale: str, tld: str, count: int) -> None:
+    # 0x84, 0x94 and 0x96 are the low and high quotes and the en dash in windows-1250,
+    # C1 controls in ISO-8859-2: the page is windows-1250 (or reads the same way).
+    body = f"<p>{_quoted_names(locale, count)}</p>".encode("cp1250")
+    decision = sniff(body, "text/html", f"http://example.{tld}/", detector=get_detector())
+    assert decode(body, decision.encoding) == decode(body, "windows-1250")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from scrapy import Request
-from scrapy.http import HtmlResponse, JsonResponse, TextResponse
+from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
@@ -106,7 +106,17 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("cls", "body", "content_type", "browser_text"), ROWS)
+#: "The scraping side's additions": the text the document holds, where browsers have none.
+# pycountry's zh_CN names of languages: Scrapy alone reads them as mac-greek.
+_GBK_NAMES = ["阿里语", "阿萨语", "阿巴迪语", "阿巴伽语", "阿拜伊语", "阿班杨语"]
+_GBK_FEED = "<catalog>" + "".join(f"<name>{n}</name>" for n in _GBK_NAMES) + "</catalog>"
+ADDITIONS = [
+    # An undeclared XML feed that is not UTF-8 is detected as HTML is.
+    row("xml-undeclared-gbk", _GBK_FEED.encode("gbk"), "application/xml", _GBK_FEED, XmlResponse),
+]
+
+
+@pytest.mark.parametrize(("cls", "body", "content_type", "browser_text"), ROWS + ADDITIONS)
 def test_difference(
     cls: type[TextResponse], body: bytes, content_type: str | None, browser_text: str
 ) -> None:
@@ -133,3 +143,38 @@ def test_one_case_per_documented_row() -> None:
         for name in re.findall(r"`([^`]+)`", line.split("|")[1])
     }
     assert documented == {param.id for param in ROWS}
+
+
+def test_one_case_per_documented_addition() -> None:
+    """The table "The scraping side's additions" names exactly the cases of ADDITIONS."""
+    page = (REPO / "docs" / "differences.md").read_text(encoding="utf-8")
+    table = page.split("| Addition (test id) |", 1)[1].split("\n\n", 1)[0]
+    documented = {
+        name
+        for line in table.splitlines()[2:]
+        for name in re.findall(r"`([^`]+)`", line.split("|")[1])
+    }
+    assert documented == {param.id for param in ADDITIONS}
+
+
+def test_undeclared_gbk_feed_parses_with_lxml() -> None:
+    # response.encoding is a name lxml resolves, and it reads the feed's text with it.
+    import io
+
+    import lxml.etree
+    from scrapy.utils.iterators import xmliter_lxml
+
+    body = _GBK_FEED.encode("gbk")
+    middleware = build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
+    request = Request(URL + "feed.xml")
+    response = XmlResponse(
+        request.url, body=body, headers={"Content-Type": "application/xml"}, request=request
+    )
+    processed = middleware.process_response(request, response)
+    assert isinstance(processed, XmlResponse)
+    names = [
+        e.text
+        for _, e in lxml.etree.iterparse(io.BytesIO(body), encoding=processed.encoding, tag="name")
+    ]
+    assert names == _GBK_NAMES
+    assert [n.xpath("text()").get() for n in xmliter_lxml(processed, "name")] == names

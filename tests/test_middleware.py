@@ -388,11 +388,11 @@ DECISIONS = [
             '<html><meta charset="big5"/>Grüße</html>',
             "utf-8",
             "UTF-8",
-            "default",
+            "utf-8",
         ),
         id="xhtml-ignores-meta",
     ),
-    # The default setting is for HTML and plain text; XML keeps UTF-8.
+    # An undeclared XML body that is valid UTF-8 is UTF-8, as for HTML.
     pytest.param(
         Case(
             XmlResponse,
@@ -400,10 +400,22 @@ DECISIONS = [
             "<a>Grüße</a>",
             "utf-8",
             "UTF-8",
-            "default",
+            "utf-8",
             settings={"CHARSET_DEFAULT_ENCODING": "cp1251"},
         ),
-        id="xml-default-not-from-setting",
+        id="xml-valid-utf-8",
+    ),
+    # The scraping side's addition: an undeclared XML body that is not UTF-8 is detected.
+    pytest.param(
+        Case(
+            XmlResponse,
+            "application/xml",
+            "<catalog><name>Российская Федерация</name><name>Украина</name></catalog>",
+            "cp1251",
+            "windows-1251",
+            "detected",
+        ),
+        id="xml-undeclared-detected",
     ),
     # RFC 8259: JSON is UTF-8; a non-UTF header charset is ignored.
     pytest.param(
@@ -936,13 +948,25 @@ def test_summary_at_close(caplog: pytest.LogCaptureFixture) -> None:
     ]
 
 
+def test_xml_default_is_not_from_the_setting() -> None:
+    # CHARSET_DEFAULT_ENCODING is for HTML and plain text; XML falls back to UTF-8.
+    mw = middleware(CHARSET_DETECTOR="none", CHARSET_DEFAULT_ENCODING="cp1251")
+    request, result = run(mw, make(XmlResponse, b"<a>caf\xe9</a>", "text/xml"))
+    assert (request.meta["charset"]["encoding"], request.meta["charset"]["source"]) == (
+        "UTF-8",
+        "default",
+    )
+    assert isinstance(result, TextResponse)
+    assert result.text == "<a>caf\ufffd</a>"
+
+
 def test_stats_add_up() -> None:
     mw = middleware(CHARSET_DETECTOR="none")
     pages = [
         (HtmlResponse, HTML, "text/html; charset=utf-8"),
         (HtmlResponse, b'<meta charset="big5"><p>x</p>', "text/html; charset=utf-8"),
         (HtmlResponse, b"<p>caf\xe9</p>", "text/html"),
-        (XmlResponse, b"<a/>", "text/xml"),
+        (XmlResponse, b"<a>caf\xe9</a>", "text/xml"),
         (Response, b"\x89PNG", "image/png"),
         (HtmlResponse, b"", "text/html"),
     ]

@@ -152,6 +152,13 @@ _HTML_PUBLIC = (
     "<body><p>Съешь же ещё этих мягких французских булок</p></body></html>"
 )
 _UTF16 = "\ufeffGrüße aus Köln, Съешь же ещё".encode("utf-16-le")
+#: An untyped body that starts with an XML declaration for KOI8-R and holds a <meta> for
+#: windows-1251: text/xml by the table, KOI8-R from the declaration (as Firefox shows it).
+_XML_WITH_META = (
+    '<?xml version="1.0" encoding="koi8-r"?>\n<html><head><meta charset="windows-1251">'
+    "<title>Новости</title></head><body><p>Съешь же ещё этих мягких французских булок</p>"
+    "</body></html>"
+).encode("koi8-r")
 _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02"
 
 
@@ -182,6 +189,25 @@ _PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08
         pytest.param(
             {}, "http://example.org/a.json", '{"q": "Grüße"}'.encode(),
             JsonResponse, JsonResponse, "text/plain", id="json-url-keeps-scrapy-class",
+        ),
+        pytest.param(
+            # 7.1 reads the table in order from the start: "<?xml" is text/xml, whatever
+            # <html> Scrapy finds in the first bytes.
+            {}, "http://example.ru/news", _XML_WITH_META,
+            HtmlResponse, XmlResponse, "text/xml", id="xml-declaration-before-html",
+        ),
+        pytest.param(
+            {}, "http://example.ru/news.html", _XML_WITH_META,
+            HtmlResponse, HtmlResponse, "text/xml", id="html-url-keeps-scrapy-class",
+        ),
+        pytest.param(
+            # The reverse: Scrapy saw "<?xml" and no "<html>"; the table says text/html.
+            {}, "http://example.org/x", b'<!DOCTYPE html><p>see <?xml version="1.0"?></p>',
+            XmlResponse, HtmlResponse, "text/html", id="html-doctype-before-xml",
+        ),
+        pytest.param(
+            {}, "http://example.org/x", b"note: <html><p>x</p>",
+            HtmlResponse, HtmlResponse, "text/plain", id="markup-never-made-plain-text",
         ),
         pytest.param(
             {}, "http://example.org/pixel", _PNG,
@@ -232,7 +258,8 @@ def test_sniffing_keeps_the_response(
     assert (sniffed.url, sniffed.status) == (response.url, response.status)
     assert sniffed.headers == response.headers
     if type(sniffed) is not cls:
-        assert cls in (Response, TextResponse)
+        # A generic class, or Scrapy's markup class for the other markup type.
+        assert cls in (Response, TextResponse) or computed in ("text/html", "text/xml")
         assert computed in ("text/html", "text/xml", "text/plain")
     if computed is not None:
         assert computed in COMPUTED_TYPES
@@ -324,3 +351,60 @@ def test_crawl_binary_without_content_type_is_left_alone(
     assert stats["charset/sniffed_type/text/html"] == 2
     assert stats["charset/sniffed_type/text/plain"] == 2
     assert stats["charset/skipped/not_text"] == 1
+
+
+# --- The table at the start of a body, through the middleware ----------------------------
+
+
+def _middleware() -> Any:
+    from scrapy.utils.misc import build_from_crawler
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_charset.responses.middleware import CharsetMiddleware
+
+    return build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
+
+
+def _through_middleware(body: bytes, url: str = "http://example.org/doc") -> Response:
+    from scrapy import Request
+
+    cls = responsetypes.from_args(url=url, body=body)
+    request = Request(url)
+    response = cls(url=url, body=body, request=request)
+    result = _middleware().process_response(request, response)
+    assert isinstance(result, Response)
+    return result
+
+
+def test_xml_declaration_decides_over_a_later_meta() -> None:
+    response = _through_middleware(_XML_WITH_META, "http://example.ru/news")
+    assert type(response) is XmlResponse
+    assert isinstance(response, TextResponse)
+    decision = response.meta["charset"]
+    assert (decision["encoding"], decision["source"]) == ("KOI8-R", "xml-declaration")
+    assert decision["sniffed_type"] == "text/xml"
+    assert response.text == _XML_WITH_META.decode("koi8-r")
+
+
+#: The response class the middleware gives each computed text type.
+_CLASS_OF = {"text/html": HtmlResponse, "text/xml": XmlResponse, "text/plain": TextResponse}
+
+
+@pytest.mark.parametrize(("table", "row"), _TABLE_ROWS)
+def test_every_pattern_at_the_start_of_a_body(table: tuple[Signature, ...], row: Signature) -> None:
+    # Each row of 7.1's tables at the start of an untyped body, then text in windows-1251:
+    # the response gets the class of the computed type, and a text type is decoded (a
+    # binary one is left alone, whatever class Scrapy chose).
+    body = _example(row) + "<p>Съешь же ещё этих мягких французских булок</p>".encode("cp1251")
+    computed = identify_unknown(body)
+    assert computed == row.mime_type
+    scrapy_class = responsetypes.from_args(url="http://example.org/doc", body=body)
+    response = _through_middleware(body)
+    expected = _CLASS_OF.get(computed, scrapy_class)
+    assert type(response) is expected
+    if isinstance(response, TextResponse):
+        # A binary type leaves the class Scrapy chose: a TextResponse is decoded as text
+        # (as before), and the decision records the type browsers compute.
+        assert response.meta["charset"]["sniffed_type"] == computed
+    else:
+        assert "charset" not in response.meta

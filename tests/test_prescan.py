@@ -38,15 +38,41 @@ def test_suite_sizes() -> None:
     assert len(PRESCAN3) == 26
 
 
-@pytest.mark.parametrize(("data", "expected"), HTML5LIB)
-def test_html5lib_encoding(data: bytes, expected: str) -> None:
+#: The cases whose windows-1252 is the suite's default: the document declares nothing the
+#: prescan may read (a broken, unterminated or misplaced <meta>). They are plain ASCII, so
+#: the valid-UTF-8 rule decides UTF-8, which reads the same text.
+UNDECLARED = frozenset(
+    [f"tests1-{n}" for n in (1, 7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 25, 26, 29,
+                             30, 31, 34, 35, 36)]
+    + [f"tests2-{n}" for n in (1, 2, 3, 4, 5, 9, 10, 12, 13, 14, 16)]
+)  # fmt: skip
+
+
+def test_undeclared_cases_are_the_suites_default() -> None:
+    cases = {param.id: param.values for param in HTML5LIB}
+    assert len(UNDECLARED) == 32
+    for case in UNDECLARED:
+        data, expected = cases[case]
+        assert lookup(str(expected)) == "windows-1252", case
+        assert isinstance(data, bytes)
+        assert data.isascii(), case
+
+
+@pytest.mark.parametrize(
+    ("data", "expected", "undeclared"),
+    [pytest.param(*p.values, p.id in UNDECLARED, id=p.id) for p in HTML5LIB],
+)
+def test_html5lib_encoding(data: bytes, expected: str, undeclared: bool) -> None:
     decision = sniff(data)
-    wanted = lookup(expected)
-    if decision.source == "utf-8" and data.isascii() and wanted == "windows-1252":
-        # Nothing declared and plain ASCII: UTF-8 (our valid-UTF-8 rule) reads the same
-        # text as the suite's windows-1252 default.
-        return
-    assert decision.encoding == wanted
+    if undeclared:
+        # Nothing the prescan reads: the undeclared ASCII body is UTF-8 (the scraping
+        # side's rule), the same text as the suite's windows-1252 default.
+        assert prescan(data).encoding is None
+        assert (decision.encoding, decision.source) == ("UTF-8", "utf-8")
+        assert data.decode("utf-8") == data.decode("cp1252")
+    else:
+        assert decision.encoding == lookup(expected)
+        assert decision.source != "utf-8"
 
 
 @pytest.mark.parametrize(("data", "expected"), PRESCAN3)
@@ -218,3 +244,35 @@ def test_simple_tag_shortcut_reads_as_get_an_attribute(tag: bytes) -> None:
     from scrapy_charset.sniffing.prescan import _Prescan
 
     assert _Prescan(tag, 1024)._tag(1) == _tag_by_attributes(tag)
+
+
+def _at(offset: int, construct: bytes) -> bytes:
+    """*construct* starting at byte *offset* of a document already in its body (so only
+    the prescan of the first 1024 bytes can read it, not the late scan of the head)."""
+    start = b"<html><body><p>"
+    return start + b"x" * (offset - len(start)) + construct + b"<p>caf\xe9</p>"
+
+
+@pytest.mark.parametrize(
+    ("body", "encoding", "offset"),
+    [
+        # HTML Standard, prescan: a construct begun in the first 1024 bytes is read to its
+        # end, however far past byte 1024 it goes.
+        pytest.param(_at(1000, b'<meta charset="koi8-r">'), "KOI8-R", 1000, id="before"),
+        pytest.param(_at(1010, b'<meta charset="koi8-r">'), "KOI8-R", 1010, id="spanning"),
+        pytest.param(_at(1023, b'<meta charset="koi8-r">'), "KOI8-R", 1023, id="last-byte"),
+        pytest.param(
+            _at(1000, b'<meta name="x" content="' + b"y" * 40 + b'" charset="koi8-r">'),
+            "KOI8-R",
+            1000,
+            id="attribute-past-1024",
+        ),
+        pytest.param(_at(1024, b'<meta charset="koi8-r">'), None, None, id="starts-at-1024"),
+        pytest.param(
+            _at(1020, b'<!-- <meta charset="koi8-r"> -->'), None, None, id="comment-spanning"
+        ),
+    ],
+)
+def test_meta_spanning_byte_1024(body: bytes, encoding: str | None, offset: int | None) -> None:
+    result = prescan(body)
+    assert (result.encoding, result.offset) == (encoding, offset)

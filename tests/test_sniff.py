@@ -260,11 +260,12 @@ CASES = [
     ),
     case("xml-default-utf8", b"<a>\xe9</a>", None, "UTF-8", "default", kind="xml"),
     case(
+        # No <meta> prescan for XML; the body is ASCII, so the UTF-8 step decides.
         "xml-no-meta-scan",
         b"<a><meta charset=big5/></a>",
         None,
         "UTF-8",
-        "default",
+        "utf-8",
         kind="xml",
     ),
     case(

@@ -14,6 +14,7 @@ class with its encoding. :func:`sniff_unknown_type` rebuilds a response on its o
 from __future__ import annotations
 
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.sniffing.mime import UNKNOWN_TYPES, identify_unknown, sniffed_kind
 from scrapy_charset.sniffing.transport import combined_value
@@ -29,6 +30,32 @@ _SNIFFED_CLASSES: dict[str, type[TextResponse]] = {
 }
 
 
+#: Scrapy's classes for text that ``responsetypes`` chooses from the first bytes.
+_FROM_BODY: frozenset[type[Response]] = frozenset({HtmlResponse, XmlResponse, TextResponse})
+
+
+def _generic(response: Response, kind: str) -> bool:
+    """True when the class of *response* is not the one *kind* asks for and Scrapy chose
+    it without the headers or the URL: a plain ``Response``, a ``TextResponse``, or the
+    HTML or XML class Scrapy picks when ``<html>`` or ``<?xml`` appears anywhere in the
+    first bytes. 7.1 reads the table in order, from the start of the body: a body that
+    starts ``<?xml`` is XML whatever HTML it holds, so Scrapy's HTML class gives way to the
+    XML one (and the reverse); a markup class is never made plain text."""
+    cls = type(response)
+    if cls is _SNIFFED_CLASSES[kind]:
+        return False
+    if cls is Response:
+        return True
+    if cls not in _FROM_BODY:
+        return False
+    if cls is TextResponse:
+        return True
+    if kind == "text":
+        return False  # markup Scrapy found in the first bytes stays markup
+    chosen = responsetypes.from_args(headers=response.headers, url=response.url)
+    return chosen is Response or chosen is TextResponse
+
+
 def sniffed_class(
     response: Response, essence: str | None, uninformative: frozenset[str] = frozenset()
 ) -> tuple[type[Response], str | None]:
@@ -40,7 +67,8 @@ def sniffed_class(
     and Scrapy chose a generic class (a plain ``Response`` for a UTF-16 body with a BOM, a
     ``TextResponse`` for an HTML page), else the response's own class; ``(class, None)``
     when the type is informative or the body still has a ``Content-Encoding``. A class
-    Scrapy chose from the URL (``.json``, ``.xml``) stays.
+    Scrapy chose from the URL (``.json``, ``.xml``) stays; one it chose from the body gives
+    way to the computed type's.
     """
     cls = type(response)
     if not response.body or response.headers.get(b"Content-Encoding"):
@@ -52,8 +80,7 @@ def sniffed_class(
         response.body, sniff_scriptable=nosniff.strip().lower() != b"nosniff"
     )
     kind = sniffed_kind(computed)
-    generic = cls is Response or (cls is TextResponse and kind != "text")
-    if kind is None or not generic:
+    if kind is None or not _generic(response, kind):
         return cls, computed
     return _SNIFFED_CLASSES[kind], computed
 

@@ -23,7 +23,7 @@ from scrapy_charset.responses.decision import (
     Source,
     cut_label,
 )
-from scrapy_charset.sniffing.detect import Detected, Detector, get_detector
+from scrapy_charset.sniffing.detect import FEW_BYTES, Detected, Detector, get_detector
 from scrapy_charset.sniffing.fallback import DEFAULT_ENCODING
 from scrapy_charset.sniffing.prescan import get_xml_encoding, prescan, utf16_xml_declaration
 from scrapy_charset.sniffing.trace import (
@@ -36,11 +36,12 @@ from scrapy_charset.sniffing.trace import (
 )
 from scrapy_charset.sniffing.transport import ContentType, parse_content_type
 from scrapy_charset.sniffing.utf8 import (
+    Utf8Evidence,
+    accepted,
     decode_utf8,
     has_iso2022jp_escapes,
     is_utf8,
-    mostly_utf8,
-    utf8_evidence,
+    rule_evidence,
 )
 from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.labels import ASCII_WHITESPACE, get_encoding
@@ -84,6 +85,8 @@ class _Context:
     sniffed_type: str | None = None
     #: Labels in the decision are cut to this many characters (None: kept whole).
     max_label: int | None = None
+    #: The UTF-8 counts of a body that is not valid UTF-8 (for the detection step).
+    utf8: Utf8Evidence | None = None
 
 
 Step = Callable[[_Context], EncodingDecision | None]
@@ -206,25 +209,52 @@ def utf8_step(ctx: _Context) -> EncodingDecision | None:
         if ctx.trace is not None:
             ctx.trace.utf8 = Utf8Seen(True, ctx.body.isascii(), None)
         return _decision("UTF-8", Source.UTF8, Confidence.TENTATIVE)
-    evidence = mostly_utf8(ctx.body)
+    ctx.utf8 = rule_evidence(ctx.body)
+    evidence = accepted(ctx.utf8)
     if ctx.trace is not None:
         ctx.trace.utf8 = Utf8Seen(
             False,
             False,
             _first_invalid(ctx.body),
-            counts=evidence or utf8_evidence(ctx.body),
+            counts=ctx.utf8,
             mostly=evidence is not None,
         )
     if evidence is None:
         return None
+    return _mostly_utf8(evidence)
+
+
+def _mostly_utf8(evidence: Utf8Evidence, *extra: tuple[str, object]) -> EncodingDecision:
     return EncodingDecision(
         encoding="UTF-8",
         source=Source.UTF8,
         confidence=Confidence.TENTATIVE,
         detector="mostly-utf-8",
         score=evidence.share,
-        details=(("valid", evidence.valid), ("invalid", evidence.invalid)),
+        details=(("valid", evidence.valid), ("invalid", evidence.invalid), *extra),
     )
+
+
+#: A detector's score under which its answer is no evidence against a body that is mostly
+#: valid UTF-8 (more valid multi-byte sequences than invalid ones).
+WEAK_SCORE = 0.2
+
+
+def _weak_over_utf8(ctx: _Context, detected: Detected) -> bool:
+    """True when *detected* may not win over a body with more valid UTF-8 multi-byte
+    sequences than invalid ones: its score is under :data:`WEAK_SCORE`, or it has none
+    (the answer is a fallback, the TLD's or the decoder check's, not the backend's), or
+    the body has fewer than :data:`~scrapy_charset.sniffing.detect.FEW_BYTES` non-ASCII
+    bytes."""
+    evidence = ctx.utf8
+    if evidence is None or evidence.valid <= evidence.invalid:
+        return False
+    if detected.score is None or detected.score < WEAK_SCORE:
+        return True
+    # On a few bytes of evidence a detector's confidence means little either way.
+    two = evidence.valid - evidence.three - evidence.four
+    high = 2 * two + 3 * evidence.three + 4 * evidence.four + evidence.invalid
+    return high < FEW_BYTES
 
 
 def _first_invalid(body: bytes) -> int | None:
@@ -246,6 +276,11 @@ def detect_step(ctx: _Context) -> EncodingDecision | None:
         ctx.trace.detection = DetectionSeen(available=True, detected=detected)
     if detected is None:
         return None
+    if _weak_over_utf8(ctx, detected):
+        # A guess the detector itself scores this low does not outweigh valid UTF-8: the
+        # body is read as the mostly-UTF-8 text it looks like, with U+FFFD where it is not.
+        assert ctx.utf8 is not None
+        return _mostly_utf8(ctx.utf8, ("over", detected.encoding), ("over_score", detected.score))
     return EncodingDecision(
         encoding=detected.encoding,
         source=Source.DETECTED,
@@ -266,9 +301,20 @@ def default_step(ctx: _Context) -> EncodingDecision | None:
 #: The browser's order, per kind of body. HTML follows the HTML Standard; XML reads the
 #: XML declaration instead of ``<meta>`` and defaults to UTF-8; JSON is UTF-8 unless a BOM
 #: or the header names another UTF (RFC 8259); plain text has no in-document declaration.
+#: The scraping side's addition for XML: an undeclared body that is not UTF-8 is detected
+#: as HTML is (a browser reads it as UTF-8 and stops at the first invalid byte; a feed in
+#: windows-1251 or GBK with no declaration anywhere is still that feed's text).
 ORDER: dict[Kind, tuple[Step, ...]] = {
     "html": (bom_step, override_step, header_step, meta_step, utf8_step, detect_step, default_step),
-    "xml": (bom_step, override_step, header_step, xml_declaration_step, default_step),
+    "xml": (
+        bom_step,
+        override_step,
+        header_step,
+        xml_declaration_step,
+        utf8_step,
+        detect_step,
+        default_step,
+    ),
     "json": (bom_step, override_step, header_step, default_step),
     "text": (bom_step, override_step, header_step, utf8_step, detect_step, default_step),
 }

@@ -23,6 +23,11 @@ URL, and answers a :class:`Detected` or None (then the default, windows-1252, de
   candidate that turns the window into U+FFFD or C1 controls (U+0080-U+009F, which no text
   uses: windows-1252's five undefined bytes and 0x80-0x9F in ISO-8859) gives way to the
   next one that does not;
+- on a few bytes of evidence (fewer than :data:`FEW_BYTES` non-ASCII bytes of text, which
+  the TLD's default reads as punctuation at the edge of a word wherever they touch a
+  letter), an answer among the code pages browsers never detect (:data:`EXOTIC`: macintosh,
+  x-mac-cyrillic, ISO-8859-3, -10, -14, -16) gives way to the TLD's default (its first
+  encoding), or windows-1252 without one, as in browsers;
 - reads windows-1252 as ISO-8859-15 when the text has ISO-8859-15's letters and none of
   windows-1252's own punctuation (:func:`latin9_letters`).
 
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -59,7 +65,9 @@ from scrapy_charset.whatwg.codecs import decode
 __all__ = [
     "DEFAULT_BACKEND",
     "DEFAULT_WINDOW",
+    "EXOTIC",
     "FAMILIES",
+    "FEW_BYTES",
     "PRIOR_MARGIN",
     "Detected",
     "Detector",
@@ -101,8 +109,48 @@ _ALWAYS_AVAILABLE = "charset-normalizer"
 #: A candidate the TLD makes likely wins when it scores at least this share of the best.
 PRIOR_MARGIN = 0.9
 
+#: The code pages browsers' detectors never answer (Firefox's chardetng detects none of
+#: them): on a few bytes of evidence, a backend's answer among them is chance.
+EXOTIC: frozenset[str] = frozenset(
+    ["macintosh", "x-mac-cyrillic", "ISO-8859-3", "ISO-8859-10", "ISO-8859-14", "ISO-8859-16"]
+)
+
+#: Non-ASCII bytes of text under which the evidence is "a few bytes".
+FEW_BYTES = 8
+
+_HIGH = bytes(range(0x80, 0x100))
+
+
+def _few_bytes(text: bytes) -> bool:
+    """True when *text* has fewer than :data:`FEW_BYTES` non-ASCII bytes."""
+    return len(text) - len(text.translate(None, _HIGH)) < FEW_BYTES
+
+
+def _punctuation_by_words(text: bytes, encoding: str) -> bool:
+    """True when *encoding* reads every non-ASCII character of *text* that touches a
+    letter as punctuation at the edge of a word (the curly quotes around "q" in
+    windows-1252). A letter or a symbol next to a letter, or anything between two letters
+    (windows-1252's "Cor\u017den", "Paran\u02c6", "ixtl\u2021n" for macintosh's "é", "à",
+    "á"), is evidence for a code page that reads those bytes as letters."""
+    decoded = decode(text, encoding)
+    for index, char in enumerate(decoded):
+        if char.isascii():
+            continue
+        before = decoded[index - 1 : index].isalpha() if index else False
+        after = decoded[index + 1 : index + 2].isalpha()
+        if before and after:
+            return False
+        if (before or after) and not unicodedata.category(char).startswith("P"):
+            return False
+    return True
+
+
 #: Bytes of the window the decoder check reads.
 _CHECK = 16 * 1024
+
+#: The most bytes of a character a cut can leave at the end of a body: three of
+#: gb18030's four-byte sequences (and of UTF-8's).
+_CUT_CHARACTER = 3
 
 
 # U+FFFD, or a C1 control (U+0080-U+009F): windows-1252 decodes its five undefined bytes to
@@ -110,12 +158,26 @@ _CHECK = 16 * 1024
 _UNCLEAN = re.compile("[\ufffd\x80-\x9f]")
 
 
-def _decodes_cleanly(window: bytes, encoding: str) -> bool:
+def _decodes_cleanly(window: bytes, encoding: str, *, cut: bool = False) -> bool:
+    """True when *encoding* decodes *window* without U+FFFD or C1 controls. With *cut* (the
+    window ends where the body ends), a body cut short inside its last character is judged
+    without that character: the decoder's one U+FFFD at the end is evidence of the cut,
+    not against the encoding (Encoding Standard, 4.1: an incomplete sequence at the end of
+    the queue is one error)."""
     sample = window
     if len(sample) > _CHECK:
-        cut = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
-        sample = sample[: cut if cut > 0 else _CHECK]
-    return _UNCLEAN.search(decode(sample, encoding)) is None
+        end = max(sample.rfind(b" ", 0, _CHECK), sample.rfind(b"\n", 0, _CHECK))
+        sample = sample[: end if end > 0 else _CHECK]
+        cut = False
+    text = decode(sample, encoding)
+    if _UNCLEAN.search(text) is None:
+        return True
+    if not cut or not text.endswith("\ufffd"):
+        return False
+    return any(
+        _UNCLEAN.search(decode(sample[:-size], encoding)) is None
+        for size in range(1, min(_CUT_CHARACTER, len(sample)) + 1)
+    )
 
 
 class WebDetector:
@@ -145,10 +207,15 @@ class WebDetector:
         ranked = self.backend.rank(found.text, tld if self.backend.uses_tld else None)
         candidates = _candidates(ranked)
         likely = () if self.backend.uses_tld else prior(tld)
-        chosen, how = _choose(candidates, likely, found.text, prior(tld))
+        cut = found.end == len(body)
+        chosen, how = _choose(candidates, likely, found.text, prior(tld), cut=cut)
         if chosen is None:
             return None
         encoding, score, label = chosen
+        if encoding in EXOTIC and _few_bytes(found.text):
+            default = (prior(tld) or ("windows-1252",))[0]
+            if encoding != default and _punctuation_by_words(found.text, default):
+                encoding, score, label, how = default, None, "", "tld-default"
         if encoding == "windows-1252" and latin9_letters(found.text):
             encoding, how = "ISO-8859-15", "latin9-letters"
         return Detected(
@@ -176,16 +243,19 @@ def _choose(
     likely: tuple[str, ...],
     text: bytes,
     country: tuple[str, ...] = (),
+    *,
+    cut: bool = False,
 ) -> tuple[tuple[str, float | None, str] | None, str]:
     """The candidate to answer, and how it was chosen ("backend", "tld", "decoder").
 
     *likely* is the TLD prior the detector applies to the ranking (for backends that do
     not take the TLD themselves); *country* is the TLD's likely encodings whatever the
     backend: when no candidate decodes the window cleanly, the first of those that does
-    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD).
+    wins (an EUC-KR page under ``.kr`` that a backend reads as Big5, with U+FFFD). *cut*
+    says the window ends where the body does (see :func:`_decodes_cleanly`).
     """
     if not candidates:
-        if likely and _decodes_cleanly(text, likely[0]):
+        if likely and _decodes_cleanly(text, likely[0], cut=cut):
             return (likely[0], None, ""), "tld"
         return None, "none"
     ordered = list(candidates)
@@ -202,12 +272,12 @@ def _choose(
                     how = "tld"
                 break
     for candidate in ordered[:4]:
-        if _decodes_cleanly(text, candidate[0]):
+        if _decodes_cleanly(text, candidate[0], cut=cut):
             if candidate is not ordered[0]:
                 how = "decoder"
             return candidate, how
     for encoding in country:
-        if _decodes_cleanly(text, encoding):
+        if _decodes_cleanly(text, encoding, cut=cut):
             return (encoding, None, ""), "tld"
     return ordered[0], how
 

@@ -280,7 +280,10 @@ class ChardetngBackend:
 
     def rank(self, text: bytes, tld: str | None) -> Sequence[Candidate]:
         detector = self._detector_class()
-        detector.feed(text, last=True)
+        # Not the last buffer: a body cut short inside its last character (a download
+        # that stopped early) must not rule out its encoding; what is pending at the end
+        # is then no error. A window cut inside a body ends on a character boundary.
+        detector.feed(text, last=False)
         hint = tld.encode("ascii") if tld else None
         try:
             encoding, confident = detector.guess_assess(tld=hint, allow_utf8=False)

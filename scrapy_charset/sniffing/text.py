@@ -17,7 +17,11 @@ statistics. :func:`detection_window` keeps detection bounded and web-aware:
    never part of an ISO-2022-JP double-byte pair, so the cut does not split a character (a
    raw cut in the middle of one makes detectors fail).
 3. **Text content only.** Scripts, styles, comments, tags (with their attribute values),
-   character references and URLs are replaced by a space. When nothing non-ASCII is left
+   character references and URLs are replaced by a space. A CDATA section is text (XML
+   1.0, 2.7; the HTML Standard's "CDATA section state" in foreign content): only its
+   delimiters ``<![CDATA[`` and ``]]>`` are removed, its content stays (a feed whose text
+   is all in CDATA sections would otherwise leave detection a few words). When nothing
+   non-ASCII is left
    (the only non-ASCII bytes were in attributes or scripts), the raw window is used, and
    a seven-bit window (ISO-2022-JP, whose double-byte pairs use ``<`` and ``&`` too) is
    always read raw.
@@ -48,6 +52,7 @@ _MARKUP = re.compile(
       <script\b[^>]*>.*?(?:</script\s*>|\Z)
     | <style\b[^>]*>.*?(?:</style\s*>|\Z)
     | <!--.*?(?:-->|\Z)
+    | <!\[CDATA\[ | \]\]>
     | <[!/?a-zA-Z][^>]*(?:>|\Z)
     | &(?:[a-zA-Z][a-zA-Z0-9]{1,31}|\#[0-9]{1,8}|\#[xX][0-9a-fA-F]{1,8});?
     | \b(?:https?|ftp)://[^\s<>"']*
