@@ -35,7 +35,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
-from scrapy_charset._settings import CharsetSettingsError, shown
+from scrapy_charset._settings import CharsetSettingsError, shown, stops_the_crawl
 from scrapy_charset.responses import interop
 from scrapy_charset.responses.config import CharsetConfig
 from scrapy_charset.responses.decision import EncodingDecision, Ignored, Source
@@ -275,7 +275,8 @@ class CharsetMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        middleware = cls(crawler)
+        with stops_the_crawl():
+            middleware = cls(crawler)
         middleware._check_priority()
         return middleware
 
