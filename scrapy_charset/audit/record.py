@@ -63,10 +63,17 @@ def _host(url: str) -> str:
         return ""
 
 
+class _Unstarted(Crawler):
+    # Crawler() re-installs Scrapy's root log handler from its own settings (LOG_LEVEL
+    # DEBUG by default); this one never runs, so the command's handler and level stay.
+    def _update_root_log_handler(self) -> None:
+        pass
+
+
 def _crawler() -> Crawler:
     """A crawler that is never started: what the middleware needs to be built (settings,
     signals, a stats collector that keeps nothing)."""
-    crawler = Crawler(Spider, Settings())
+    crawler = _Unstarted(Spider, Settings())
     crawler.stats = DummyStatsCollector(crawler)
     return crawler
 
