@@ -33,7 +33,7 @@ from scrapy.http import HtmlResponse, JsonResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._log import Once, counted, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
 from scrapy_charset._settings import CharsetSettingsError, shown, stops_the_crawl
 from scrapy_charset.responses import interop
@@ -547,16 +547,15 @@ class CharsetMiddleware:
         counts = self._counts
         decided = sum(counts["source"].values())
         logger.info(
-            "scrapy-charset: %(decided)d responses decoded (%(encodings)s; by %(sources)s); "
-            "%(ignored)d declarations ignored%(ignored_detail)s; %(skipped)d responses left "
-            "alone%(skipped_detail)s",
+            "scrapy-charset: %(decided)s decoded (%(encodings)s; by %(sources)s); "
+            "%(ignored)s ignored%(ignored_detail)s; %(skipped)s left alone%(skipped_detail)s",
             {
-                "decided": decided,
+                "decided": counted(decided, "response"),
                 "encodings": _summary(counts["encoding"]) or "none",
                 "sources": _summary(counts["source"]) or "none",
-                "ignored": sum(counts["ignored"].values()),
+                "ignored": counted(sum(counts["ignored"].values()), "declaration"),
                 "ignored_detail": _detail(counts["ignored"]),
-                "skipped": sum(counts["skipped"].values()),
+                "skipped": counted(sum(counts["skipped"].values()), "response"),
                 "skipped_detail": _detail(counts["skipped"]),
             },
             extra={"spider": spider},
