@@ -593,7 +593,10 @@ def _place(source: Source) -> str:
 
 
 def _summary(counter: Counter[str]) -> str:
-    return ", ".join(f"{name} {count}" for name, count in counter.most_common())
+    """Most common first; equal counts by name, so the line does not depend on the order
+    responses came in."""
+    ranked = sorted(counter.items(), key=lambda pair: (-pair[1], pair[0]))
+    return ", ".join(f"{name} {count}" for name, count in ranked)
 
 
 def _detail(counter: Counter[str]) -> str:
