@@ -15,12 +15,21 @@ from typing import Any
 
 from scrapy_charset import stats as keys
 
-__all__ = ["MAX_KEYS", "Once", "disabled_notice", "internal_error", "once_per_crawler"]
+__all__ = ["MAX_KEYS", "Once", "counted", "disabled_notice", "internal_error", "once_per_crawler"]
 
 logger = logging.getLogger(__name__)
 
 #: Distinct keys one :class:`Once` logs before it falls silent.
 MAX_KEYS = 1000
+
+
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``"1 response"``, ``"17 responses"``: a count and its noun, in the number it takes.
+
+    >>> counted(1, "response"), counted(0, "declaration"), counted(2, "entry", "entries")
+    ('1 response', '0 declarations', '2 entries')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
 class Once:

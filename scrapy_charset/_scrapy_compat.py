@@ -12,7 +12,9 @@ here:
   keeps nothing and a request fingerprinter built from ``REQUEST_FINGERPRINTER_CLASS``,
   which Scrapy otherwise sets when a crawl starts (:func:`unstarted_crawler`): what the
   audit needs to build Scrapy's components (``HttpCompressionMiddleware``, the HTTP
-  cache storages, whose ``open_spider`` reads the fingerprinter from it).
+  cache storages, whose ``open_spider`` reads the fingerprinter from it), and that leaves
+  the command's log handler alone (``Crawler._update_root_log_handler``, which re-installs
+  Scrapy's root handler from the crawler's own settings, DEBUG by default).
 
 :data:`CHECKS` names each use and holds a check that raises :exc:`ScrapyChanged` when this
 Scrapy no longer has the attribute or the behaviour relied on; the test suite runs them on
@@ -161,7 +163,12 @@ def unstarted_crawler(settings: dict[str, Any] | None = None) -> Crawler:
     from scrapy.statscollectors import DummyStatsCollector
     from scrapy.utils.misc import build_from_crawler, load_object
 
-    crawler = Crawler(Spider, Settings(settings or {}))
+    class _Unstarted(Crawler):
+        # Never started: the command that built it keeps its own log handler and level.
+        def _update_root_log_handler(self) -> None:
+            pass
+
+    crawler = _Unstarted(Spider, Settings(settings or {}))
     crawler.stats = DummyStatsCollector(crawler)
     crawler.request_fingerprinter = build_from_crawler(
         load_object(crawler.settings["REQUEST_FINGERPRINTER_CLASS"]), crawler
@@ -185,12 +192,22 @@ class _Fingerprinter:
 
 def check_unstarted_crawler() -> None:
     """An unstarted crawler takes a stats collector and builds the fingerprinter its
-    ``REQUEST_FINGERPRINTER_CLASS`` names, and Scrapy's HTTP cache storage reads it from
-    ``spider.crawler`` in ``open_spider``."""
+    ``REQUEST_FINGERPRINTER_CLASS`` names, Scrapy's HTTP cache storage reads it from
+    ``spider.crawler`` in ``open_spider``, and the Crawler's constructor re-installs the
+    root log handler through ``_update_root_log_handler`` (which the unstarted one skips)."""
+    import inspect
     import tempfile
 
     from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
     from scrapy.extensions.httpcache import FilesystemCacheStorage
+
+    if "_update_root_log_handler" not in inspect.getsource(Crawler.__init__):
+        raise ScrapyChanged(
+            UNSTARTED_CRAWLER,
+            "Crawler.__init__ no longer re-installs the root log handler through "
+            "_update_root_log_handler",
+        )
 
     setting = f"{__name__}._Fingerprinter"
     try:

@@ -2,21 +2,33 @@
 
 Every value is checked when the crawler starts. An invalid one raises
 :exc:`CharsetSettingsError`, whose message is one line naming the setting, the value given
-and what is accepted; Scrapy then stops the crawl before the first request and logs it.
-(:exc:`scrapy.exceptions.NotConfigured` is not used for invalid values: it only disables
-one component, and the crawl would go on without it.)
+and what is accepted. (:exc:`scrapy.exceptions.NotConfigured` is not used for invalid
+values: it only disables one component, and the crawl would go on without it.)
+
+On the crawl's start-up path (the add-on's ``update_settings``, a component's
+``from_crawler``) the error goes through :func:`stops_the_crawl`: that one line is logged
+at ERROR, and the exception is raised on, so Scrapy stops the crawl before the first
+request and ``scrapy crawl`` exits with status 1. Scrapy has no way for a component to
+stop a crawl with one line: it leaves an exception from ``Crawler.crawl()`` to asyncio
+("Task exception was never retrieved") or Twisted ("Unhandled error in Deferred"), which
+print its traceback when the crawl's task or Deferred is collected. A filter on those two
+loggers drops that second report of an error already logged, and only of such an error.
 """
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-__all__ = ["SETTINGS", "CharsetSettingsError", "SettingsReader", "shown"]
+__all__ = ["SETTINGS", "CharsetSettingsError", "SettingsReader", "shown", "stops_the_crawl"]
+
+logger = logging.getLogger(__name__)
 
 #: Every setting the package reads; a ``CHARSET_*`` name outside it is reported as a
 #: likely typo.
@@ -70,6 +82,9 @@ class CharsetSettingsError(ValueError):
     # Shown in tracebacks under the module users import it from.
     __module__ = "scrapy_charset"
 
+    #: True once :func:`stops_the_crawl` has logged the message.
+    reported = False
+
     def __init__(self, setting: str, value: Any, accepted: str, problem: str = "") -> None:
         self.setting = setting
         self.value = value
@@ -79,6 +94,37 @@ class CharsetSettingsError(ValueError):
             f"{setting} = {shown(value)} is not valid{what}; accepted: {accepted}. "
             f"Fix it, or remove it to use the default."
         )
+
+
+def _reported(record: logging.LogRecord) -> bool:
+    """False for a record that repeats, with its traceback, an error already logged."""
+    error = record.exc_info[1] if record.exc_info else None
+    return not (isinstance(error, CharsetSettingsError) and error.reported)
+
+
+#: Where Scrapy's runners leave an exception from ``Crawler.crawl()``: asyncio's handler
+#: of a task's unretrieved exception, and Twisted's unhandled error in a Deferred (which
+#: Scrapy forwards to the ``twisted`` logger).
+_REPEATERS = ("asyncio", "twisted")
+
+
+@contextmanager
+def stops_the_crawl() -> Iterator[None]:
+    """Around reading settings on the crawl's start-up path: a
+    :exc:`CharsetSettingsError` is logged as one ERROR line, and raised on so that
+    Scrapy stops the crawl (``scrapy crawl`` exits with status 1); its traceback is not
+    printed again when Scrapy's runner reports the failed crawl."""
+    try:
+        yield
+    except CharsetSettingsError as error:
+        if not error.reported:
+            error.reported = True
+            logger.error("%s", error)
+            for name in _REPEATERS:
+                repeater = logging.getLogger(name)
+                if _reported not in repeater.filters:
+                    repeater.addFilter(_reported)
+        raise
 
 
 class SettingsReader:

@@ -20,7 +20,7 @@ from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.utils.misc import load_object
 
 from scrapy_charset._log import disabled_notice
-from scrapy_charset._settings import SETTINGS
+from scrapy_charset._settings import SETTINGS, stops_the_crawl
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.responses.config import CharsetConfig
 from scrapy_charset.responses.middleware import CharsetMiddleware
@@ -124,8 +124,9 @@ class Addon:
 
         :raises CharsetSettingsError: for an invalid value; Scrapy stops the crawl.
         """
-        response_side = CharsetConfig.from_settings(settings)
-        item_side = ItemChecksConfig.from_settings(settings)
+        with stops_the_crawl():
+            response_side = CharsetConfig.from_settings(settings)
+            item_side = ItemChecksConfig.from_settings(settings)
         _warn_unknown_names(settings)
         if not response_side.enabled:
             if self.crawler is not None:
@@ -177,6 +178,6 @@ def _warn_unknown_names(settings: BaseSettings) -> None:
             continue
         close = difflib.get_close_matches(name, SETTINGS, n=1)
         logger.warning(
-            "%(name)s is not a scrapy-charset setting and is ignored%(hint)s.",
-            {"name": name, "hint": f"; did you mean {close[0]}?" if close else ""},
+            "%(name)s is not a scrapy-charset setting and is ignored%(hint)s",
+            {"name": name, "hint": f"; did you mean {close[0]}?" if close else "."},
         )

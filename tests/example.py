@@ -45,7 +45,9 @@ def run_scrapy(
         for key, value in os.environ.items()
         if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT"}
     }
-    env["PYTHONPATH"] = os.pathsep.join(str(entry) for entry in path)
+    # The caller's own PYTHONPATH comes last, so the command runs the Scrapy the tests run.
+    outer = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+    env["PYTHONPATH"] = os.pathsep.join([*(str(entry) for entry in path), *outer])
     env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],

@@ -592,8 +592,83 @@ def test_without_warcio_scrapy_still_works(entry_point: Path, tmp_path: Path) ->
     assert version.returncode == 0, version.stderr
     (tmp_path / "a.warc").write_bytes(b"")
     result = run_scrapy(["charset", "audit", "a.warc"], path=path, cwd=tmp_path)
-    assert result.returncode == 1
+    # An installation error, not skipped records (1).
+    assert result.returncode == 2
     assert "pip install 'scrapy-charset[audit]'" in result.stderr
+
+
+def test_a_bad_setting_is_a_usage_error(entry_point: Path, tmp_path: Path) -> None:
+    (tmp_path / "a.warc").write_bytes(b"")
+    result = run_scrapy(
+        ["charset", "audit", "-s", "CHARSET_DETECTOR=nope", "a.warc"],
+        path=[entry_point, REPO],
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert "scrapy charset audit: CHARSET_DETECTOR = 'nope' is not valid" in result.stderr
+
+
+# (what is given, its name, the warning's words): each reason says what was given.
+NOT_AN_ARCHIVE = [
+    pytest.param("folder", "plain", "plain: the folder skipped (not_warc: a folder with no "
+                 "Scrapy HTTP cache (HTTPCACHE_DIR) in it)", id="plain-folder"),
+    pytest.param("file", "notes.txt", "notes.txt: the file skipped (not_warc: a file whose "
+                 "name is not .warc, .warc.gz or .wacz)", id="other-file"),
+    pytest.param("file", "notes.warc", "notes.warc: the file skipped (not_warc: not a WARC "
+                 "file)", id="warc-name-not-warc"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "name", "warning"), NOT_AN_ARCHIVE)
+def test_a_source_that_is_not_an_archive_is_named_for_what_it_is(
+    entry_point: Path, tmp_path: Path, kind: str, name: str, warning: str
+) -> None:
+    source = tmp_path / name
+    if kind == "folder":
+        source.mkdir()
+        (source / "a.txt").write_text("x")
+    else:
+        source.write_text("Just some notes, not a WARC file.\n")
+    result = run_scrapy(["charset", "audit", name], path=[entry_point, REPO], cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"WARNING: {warning}; the audit goes on." in result.stderr
+    assert "the rest of the file" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "debug"),
+    [
+        pytest.param([], False, id="default"),
+        pytest.param(["-L", "WARNING"], False, id="L-WARNING"),
+        pytest.param(["--nolog"], False, id="nolog"),
+        pytest.param(["-L", "DEBUG"], True, id="L-DEBUG"),
+    ],
+)
+@pytest.mark.parametrize("source", ["plain-folder", "http-cache"])
+def test_serial_audit_keeps_the_log_level(
+    entry_point: Path,
+    tmp_path: Path,
+    *,
+    caches: dict[str, Path],
+    source: str,
+    options: list[str],
+    debug: bool,
+) -> None:
+    # Reading Scrapy's HTTP cache builds a Crawler, whose constructor re-installs Scrapy's
+    # root log handler from its own settings (DEBUG): the command's level must hold.
+    if source == "plain-folder":
+        (tmp_path / "plain").mkdir()
+        target, status = "plain", 1
+    else:
+        target, status = str(caches["filesystem"]), 1  # its orphan entry is skipped
+    result = run_scrapy(
+        ["charset", "audit", "--jobs", "1", *options, target],
+        path=[entry_point, REPO],
+        cwd=tmp_path,
+    )
+    assert result.returncode == status, result.stderr
+    assert (" DEBUG: " in result.stderr) is debug, result.stderr
+    assert "xmliter_lxml reads responses" not in result.stderr
 
 
 def test_progress_bar_on_a_terminal_only(

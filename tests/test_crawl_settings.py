@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import gzip
 import re
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import scrapy.crawler
 
 from tests.crawl import CrawlResult, run_crawl
+from tests.example import run_scrapy
 from tests.server import Page, serve
+from tests.spec import REPO
 
 ADDON = {"ADDONS": {"scrapy_charset.Addon": 0}}
 BY_HAND = {
@@ -109,11 +114,159 @@ def test_invalid_setting_stops_the_crawl(
     assert result.responses == []
     assert "downloader/request_count" not in result.stats
     assert not lines(result, "Spider opened")
-    found = lines(result, re.escape(start))
-    assert found, result.log[-3000:]
+    found = lines(result, "ERROR: " + re.escape(start))
     # One line says it all: the setting and value, then what is accepted.
-    assert all("; accepted: " in line and accepted in line for line in found)
-    assert all("CharsetSettingsError" in line for line in found)
+    assert len(found) == 1, result.log[-3000:]
+    assert "; accepted: " in found[0]
+    assert accepted in found[0]
+
+
+# --- `scrapy crawl` with a bad value: one line and exit status 1 ------------------------------
+
+#: Scrapy 2.14+ runs `scrapy crawl` in an asyncio task (AsyncCrawlerProcess) with its default
+#: reactor; Scrapy 2.13, and any Scrapy with another reactor, in a Deferred (CrawlerProcess).
+TASK_RUNNER = hasattr(scrapy.crawler, "AsyncCrawlerProcess")
+DEFERRED_GAP = (
+    "Twisted prints an unhandled Deferred's traceback to stderr itself, outside logging, "
+    "when CrawlerProcess leaves the failed crawl's Deferred unhandled (scrapy/scrapy#6047)"
+)
+SELECT_REACTOR = "TWISTED_REACTOR=twisted.internet.selectreactor.SelectReactor"
+
+_SPIDER = """
+import scrapy
+
+class Probe(scrapy.Spider):
+    name = "probe"
+
+    def __init__(self, url="", **kwargs):
+        super().__init__(**kwargs)
+        self.start_urls = [url]
+
+    def parse(self, response):
+        yield {"title": response.css("p::text").get()}
+"""
+
+
+def project(folder: Path, settings: dict[str, Any]) -> Path:
+    """A Scrapy project in *folder* whose settings module holds *settings*."""
+    (folder / "scrapy.cfg").write_text("[settings]\ndefault = probe_project.settings\n")
+    package = folder / "probe_project"
+    (package / "spiders").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "spiders" / "__init__.py").write_text(_SPIDER)
+    lines = [
+        'SPIDER_MODULES = ["probe_project.spiders"]',
+        "TELNETCONSOLE_ENABLED = False",
+        "ROBOTSTXT_OBEY = False",
+        *(f"{name} = {value!r}" for name, value in settings.items()),
+    ]
+    (package / "settings.py").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def scrapy_crawl(
+    folder: Path, url: str, *options: str, settings: dict[str, Any]
+) -> subprocess.CompletedProcess[str]:
+    """``scrapy crawl probe`` in a project with *settings*, ``-s`` *options* added."""
+    args = ["crawl", "probe", "-a", f"url={url}"]
+    for option in options:
+        args += ["-s", option]
+    return run_scrapy(args, path=[], cwd=project(folder, settings))
+
+
+# (settings in the project, -s option, the line's start): one bad value of each kind of
+# setting (docs/settings-validation.md's table), through the add-on and through each
+# component listed by hand.
+BAD_VALUES = [
+    pytest.param(ADDON, "CHARSET_DETECTOR=nope", "CHARSET_DETECTOR = 'nope'", id="name"),
+    pytest.param(ADDON, "CHARSET_REPAIR_ENABLED=maybe", "CHARSET_REPAIR_ENABLED = 'maybe'",
+                 id="switch"),
+    pytest.param(ADDON, "CHARSET_ALERT_MIN_ITEMS=big", "CHARSET_ALERT_MIN_ITEMS = 'big'",
+                 id="count"),
+    pytest.param(ADDON, "CHARSET_ALERT_RATE=1%", "CHARSET_ALERT_RATE = '1%'", id="share"),
+    pytest.param(ADDON, "CHARSET_DEFAULT_ENCODING=utf-16le",
+                 "CHARSET_DEFAULT_ENCODING = 'utf-16le'", id="label"),
+    pytest.param(ADDON, "CHARSET_SKIP_CONTENT_TYPES=csv", "CHARSET_SKIP_CONTENT_TYPES = 'csv'",
+                 id="list"),
+    pytest.param({**ADDON, "CHARSET_ITEM_FIELD": "encoding"}, "CHARSET_REPAIRS_FIELD=encoding",
+                 "CHARSET_REPAIRS_FIELD = 'encoding'", id="field"),
+    pytest.param(ADDON, 'CHARSET_NORMALIZE={"title": "NFD"}',
+                 "CHARSET_NORMALIZE = {'title': 'NFD'}", id="mapping"),
+    pytest.param(ADDON, "CHARSET_MONITOR_MAX_MOJIBAKE_RATE=2",
+                 "CHARSET_MONITOR_MAX_MOJIBAKE_RATE = '2'", id="monitor-share"),
+    pytest.param({"DOWNLOADER_MIDDLEWARES": BY_HAND["DOWNLOADER_MIDDLEWARES"]},
+                 "CHARSET_DETECTOR=nope", "CHARSET_DETECTOR = 'nope'", id="by-hand-middleware"),
+    pytest.param({"ITEM_PIPELINES": BY_HAND["ITEM_PIPELINES"]}, "CHARSET_ALERT_WINDOW=0",
+                 "CHARSET_ALERT_WINDOW = '0'", id="by-hand-pipeline"),
+    pytest.param({"SPIDER_MIDDLEWARES": BY_HAND["SPIDER_MIDDLEWARES"]}, "CHARSET_ITEM_FIELD= ",
+                 "CHARSET_ITEM_FIELD = ' '", id="by-hand-stamp"),
+]  # fmt: skip
+
+
+def one_clear_line(result: subprocess.CompletedProcess[str], start: str) -> str:
+    """The one ERROR line that names the setting; the crawl stopped, with status 1."""
+    found = [line for line in result.stderr.splitlines() if f"ERROR: {start} is not valid" in line]
+    assert len(found) == 1, result.stderr[-3000:]
+    assert "; accepted: " in found[0]
+    assert found[0].endswith("Fix it, or remove it to use the default.")
+    assert result.returncode == 1
+    assert "Spider opened" not in result.stderr
+    assert "Task exception was never retrieved" not in result.stderr
+    return found[0]
+
+
+@pytest.mark.xfail(not TASK_RUNNER, reason=DEFERRED_GAP, strict=True)
+@pytest.mark.parametrize(("settings", "option", "start"), BAD_VALUES)
+def test_scrapy_crawl_with_a_bad_value_says_one_line(
+    base: str, tmp_path: Path, settings: dict[str, Any], option: str, start: str
+) -> None:
+    result = scrapy_crawl(tmp_path, base + "/ru", option, settings=settings)
+    one_clear_line(result, start)
+    assert "Traceback" not in result.stderr
+    assert "Unhandled error" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("settings", "option", "start"),
+    [BAD_VALUES[0], BAD_VALUES[-2]],
+)
+def test_scrapy_crawl_with_a_bad_value_on_the_deferred_runner(
+    base: str, tmp_path: Path, settings: dict[str, Any], option: str, start: str
+) -> None:
+    """The one line comes first and the status is 1; Twisted then repeats the error."""
+    result = scrapy_crawl(tmp_path, base + "/ru", option, SELECT_REACTOR, settings=settings)
+    line = one_clear_line(result, start)
+    before, _, after = result.stderr.partition(line)
+    assert "Traceback" not in before
+    assert "Unhandled error in Deferred" in after  # the known gap, below
+
+
+@pytest.mark.xfail(reason=DEFERRED_GAP, strict=True)
+def test_scrapy_crawl_with_a_bad_value_on_the_deferred_runner_prints_no_traceback(
+    base: str, tmp_path: Path
+) -> None:
+    result = scrapy_crawl(
+        tmp_path, base + "/ru", "CHARSET_DETECTOR=nope", SELECT_REACTOR, settings=ADDON
+    )
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.xfail(not TASK_RUNNER, reason=DEFERRED_GAP, strict=True)
+def test_the_line_in_the_docs_is_the_line_scrapy_crawl_prints(base: str, tmp_path: Path) -> None:
+    result = scrapy_crawl(tmp_path, base + "/ru", "CHARSET_DETECTOR=nope", settings=ADDON)
+    line = one_clear_line(result, "CHARSET_DETECTOR = 'nope'")
+    assert "Traceback" not in result.stderr
+    docs = (REPO / "docs" / "settings-validation.md").read_text("utf-8")
+    assert line[line.index("[scrapy_charset") :] + "\n$ echo $?\n1\n" in docs
+
+
+def test_scrapy_crawl_with_good_values_runs(base: str, tmp_path: Path) -> None:
+    """The same project and options with valid values crawl, and exit with status 0."""
+    result = scrapy_crawl(
+        tmp_path, base + "/ru", "CHARSET_DETECTOR=none", "CHARSET_ALERT_RATE=0.1", settings=ADDON
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "'charset/encoding/windows-1251': 1" in result.stderr
 
 
 # --- CHARSET_ENABLED = False ---------------------------------------------------------------
@@ -167,7 +320,7 @@ def test_misspelt_setting_name_is_reported(base: str) -> None:
     result = run_crawl([base + "/ru"], {**ADDON, "CHARSET_DETECTER": "none"})
     warned = lines(result, "CHARSET_DETECTER is not a scrapy-charset setting")
     assert len(warned) == 1
-    assert "did you mean CHARSET_DETECTOR?" in warned[0]
+    assert warned[0].endswith("ignored; did you mean CHARSET_DETECTOR?")
 
 
 # --- meta["charset"] is reserved: a project's own value is kept -----------------------------

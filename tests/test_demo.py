@@ -277,6 +277,46 @@ def test_demo_crawl_counts_text_responses(demo_crawl: tuple[dict[str, Any], str]
     )
 
 
+def _docs_block(page: str, after: str) -> str:
+    """The first ``text`` block of docs/*page* after the line *after*."""
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    rest = text[text.index(after) :]
+    start = rest.index("```text\n") + len("```text\n")
+    return rest[start : rest.index("```", start)]
+
+
+def test_docs_show_the_demo_crawls_alert_and_summary(
+    demo_crawl: tuple[dict[str, Any], str],
+) -> None:
+    _, log = demo_crawl
+    wanted = ("Charset alert: ", "INFO: Before/after: ", "INFO: scrapy-charset: ")
+    printed = [
+        re.sub(r"^\S+ \S+ ", "", line)  # the timestamp
+        for line in log.splitlines()
+        if any(part in line for part in wanted)
+    ]
+    assert len(printed) == 3, printed
+    assert _docs_block("demo.md", "so its log is the same on every run") == (
+        "\n".join(printed) + "\n"
+    )
+
+
+def test_demo_crawl_says_how_many_pages_plain_scrapy_reads_otherwise(
+    demo_crawl: tuple[dict[str, Any], str],
+) -> None:
+    _, log = demo_crawl
+    assert "[demo] INFO: Before/after: 5 of 16 pages differ from what plain Scrapy reads" in log
+    assert "5 of 16 pages differ." in _docs_block("demo.md", "## Before and after")
+
+
+def test_demo_crawl_periodic_log_has_no_empty_stats(
+    demo_crawl: tuple[dict[str, Any], str],
+) -> None:
+    _, log = demo_crawl
+    assert '"stats": {}' not in log
+    assert "[scrapy.extensions.periodic_log] INFO:" in log  # it still logs at the end
+
+
 def test_demo_crawl_log_shows_the_alert(demo_crawl: tuple[dict[str, Any], str]) -> None:
     _, log = demo_crawl
     alerts = [
@@ -404,5 +444,5 @@ def test_compare_renders_a_table() -> None:
         "  Scrapy:         T | CafÃ©",
         "  scrapy-charset: T | Café",
         "",
-        "1 of 1 pages differ.",
+        "1 of 1 pages differs.",
     ]

@@ -944,7 +944,7 @@ def test_summary_at_close(caplog: pytest.LogCaptureFixture) -> None:
     info = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
     assert info == [
         "scrapy-charset: 2 responses decoded (UTF-8 1, windows-1252 1; by header 2); "
-        "0 declarations ignored; 1 responses left alone (not_text 1)"
+        "0 declarations ignored; 1 response left alone (not_text 1)"
     ]
 
 

@@ -127,7 +127,8 @@ def render(table: list[dict[str, Any]]) -> str:
             lines.append(f"  Scrapy:         {_sample(plain['text'])}")
             lines.append(f"  scrapy-charset: {_sample(charset['text'])}")
     changed = sum(row["differs"] for row in table)
-    lines.append(f"\n{changed} of {len(table)} pages differ.")
+    verb = "differs" if changed == 1 else "differ"
+    lines.append(f"\n{changed} of {len(table)} pages {verb}.")
     return "\n".join(lines)
 
 

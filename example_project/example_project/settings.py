@@ -19,7 +19,7 @@ CHARSET_ALERT_MIN_ITEMS = 5
 
 # Show the charset/ stats while the crawl runs (every LOGSTATS_INTERVAL seconds and when
 # it ends), not only in the final stats dump.
-EXTENSIONS = {"scrapy.extensions.periodic_log.PeriodicLog": 0}
+EXTENSIONS = {"example_project.extensions.CharsetPeriodicLog": 0}
 PERIODIC_LOG_STATS = {"include": ["charset/"]}
 LOGSTATS_INTERVAL = 30.0
 
@@ -30,6 +30,9 @@ DOWNLOADER_MIDDLEWARES = {"example_project.middlewares.DemoSiteRouting": 50}
 # download delay then.
 ROBOTSTXT_OBEY = True
 CONCURRENT_REQUESTS_PER_DOMAIN = 1
+# One request at a time across the demo's hosts too: its log, and its alert, come in
+# the same order on every run (docs/demo.md shows them).
+CONCURRENT_REQUESTS = 1
 USER_AGENT = "scrapy-charset-example (+https://github.com/scrapy-charset/scrapy-charset)"
 
 LOG_LEVEL = "INFO"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +44,13 @@ class Options:
     progress: bool = False
     #: Keep samples of each kind of change, for the HTML report.
     samples: bool = False
+
+
+def _whole(skip: Skip) -> str:
+    """What a skip without a record leaves out: a truncated file's rest, else the source."""
+    if skip.reason == "truncated":
+        return "the rest of the file"
+    return "the folder" if os.path.isdir(skip.source) else "the file"
 
 
 # --- one batch, in a worker or in-process -------------------------------------------------
@@ -164,7 +172,7 @@ def audit(
                         "goes on. Logged once per reason; the summary counts every one.",
                         {
                             "source": result.source,
-                            "record": result.record or "the rest of the file",
+                            "record": result.record or _whole(result),
                             "reason": result.reason,
                             "detail": result.detail,
                         },

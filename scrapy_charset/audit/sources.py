@@ -121,7 +121,7 @@ def read(path: str, *, max_size: int = MAX_SIZE, progress: Any = None) -> Iterat
     elif kind == "cache":
         yield from _read_cache(path, max_size, progress)
     else:
-        yield Skip(path, None, "not_warc", "not a .warc, .warc.gz, .wacz or cache folder")
+        yield Skip(path, None, "not_warc", "a file whose name is not .warc, .warc.gz or .wacz")
 
 
 # --- WARC -------------------------------------------------------------------------------
@@ -376,7 +376,9 @@ def _read_cache(path: str, max_size: int, progress: Any) -> Iterator[Item]:
         yield Skip(path, None, "unreadable", f"{type(exc).__name__}: {exc}")
         return
     if not parts:
-        yield Skip(path, None, "not_warc", "a folder without Scrapy HTTP cache storage")
+        yield Skip(
+            path, None, "not_warc", "a folder with no Scrapy HTTP cache (HTTPCACHE_DIR) in it"
+        )
         return
     decompress = _Decompression()
     for kind, cachedir, name in parts:

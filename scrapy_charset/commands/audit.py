@@ -113,6 +113,10 @@ def check_not_used(opts: argparse.Namespace) -> None:
             raise UsageError(f"--{name.replace('_', '-')} goes with 'scrapy charset audit'")
 
 
+#: The exit status of a usage or installation error (as argparse's): 1 means skipped records.
+USAGE_ERROR = 2
+
+
 def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
     """Run the audit; the exit status."""
     from scrapy.exceptions import UsageError
@@ -135,7 +139,7 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
             "Reinstall it with its audit extra: pip install 'scrapy-charset[audit]'.",
             file=sys.stderr,
         )
-        return 1
+        return USAGE_ERROR
     from scrapy.exceptions import NotConfigured
 
     if any(os.path.isfile(path) for path in sources):
@@ -147,13 +151,13 @@ def run(sources: list[str], opts: argparse.Namespace, settings: Any) -> int:
                 "pip install 'scrapy-charset[audit]'.",
                 file=sys.stderr,
             )
-            return 1
+            return USAGE_ERROR
 
     try:  # the project's CHARSET_* settings, as the middleware reads them
         config = CharsetConfig.from_settings(settings)
     except (NotConfigured, ValueError) as exc:  # CharsetSettingsError is a ValueError
         print(f"scrapy charset audit: {exc}", file=sys.stderr)
-        return 1
+        return USAGE_ERROR
     if opts.html_hosts is not None and not opts.html:
         raise UsageError("--html-hosts goes with --html")
     if not settings.getbool("LOG_ENABLED"):

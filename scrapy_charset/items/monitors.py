@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from scrapy_charset import stats as keys
+from scrapy_charset._log import counted
 from scrapy_charset.items.config import ItemChecksConfig
 
 __all__ = ["CharsetMonitor", "CharsetMonitorSuite"]
@@ -92,7 +93,8 @@ else:
             self.assertLessEqual(  # noqa: PT009
                 rate,
                 limit,
-                msg=f"{what} in {damaged} of {checked} items ({rate:.2%}), max {limit:.2%}",
+                msg=f"{what} in {damaged} of {counted(checked, 'item')} ({rate:.2%}), "
+                f"max {limit:.2%}",
             )
 
     class CharsetMonitorSuite(MonitorSuite):

@@ -35,6 +35,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
+from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.items.stamp import STAMP_KEYS, item_sources
@@ -204,7 +205,8 @@ class CharsetPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
-        config = ItemChecksConfig.from_settings(crawler.settings)
+        with stops_the_crawl():
+            config = ItemChecksConfig.from_settings(crawler.settings)
         if not config.charset_enabled:
             disabled_notice(crawler)
             raise NotConfigured

@@ -39,6 +39,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset._meta import decision_of
+from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.config import ItemChecksConfig
 
 if TYPE_CHECKING:
@@ -150,7 +151,8 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        config = ItemChecksConfig.from_settings(crawler.settings)
+        with stops_the_crawl():
+            config = ItemChecksConfig.from_settings(crawler.settings)
         if not config.charset_enabled:
             disabled_notice(crawler)
             raise NotConfigured

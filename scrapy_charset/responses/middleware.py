@@ -35,9 +35,9 @@ from scrapy.http import TextResponse
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, disabled_notice
+from scrapy_charset._log import Once, counted, disabled_notice
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
-from scrapy_charset._settings import CharsetSettingsError, shown
+from scrapy_charset._settings import CharsetSettingsError, shown, stops_the_crawl
 from scrapy_charset.responses import interop
 from scrapy_charset.responses.config import CharsetConfig
 from scrapy_charset.responses.decide import Skipped, decide, kind_of, rebuild
@@ -117,7 +117,8 @@ class CharsetMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        middleware = cls(crawler)
+        with stops_the_crawl():
+            middleware = cls(crawler)
         middleware._check_priority()
         return middleware
 
@@ -339,16 +340,15 @@ class CharsetMiddleware:
         counts = self._counts
         decided = sum(counts["source"].values())
         logger.info(
-            "scrapy-charset: %(decided)d responses decoded (%(encodings)s; by %(sources)s); "
-            "%(ignored)d declarations ignored%(ignored_detail)s; %(skipped)d responses left "
-            "alone%(skipped_detail)s",
+            "scrapy-charset: %(decided)s decoded (%(encodings)s; by %(sources)s); "
+            "%(ignored)s ignored%(ignored_detail)s; %(skipped)s left alone%(skipped_detail)s",
             {
-                "decided": decided,
+                "decided": counted(decided, "response"),
                 "encodings": _summary(counts["encoding"]) or "none",
                 "sources": _summary(counts["source"]) or "none",
-                "ignored": sum(counts["ignored"].values()),
+                "ignored": counted(sum(counts["ignored"].values()), "declaration"),
                 "ignored_detail": _detail(counts["ignored"]),
-                "skipped": sum(counts["skipped"].values()),
+                "skipped": counted(sum(counts["skipped"].values()), "response"),
                 "skipped_detail": _detail(counts["skipped"]),
             },
             extra={"spider": spider},
@@ -386,7 +386,10 @@ def _place(source: Source) -> str:
 
 
 def _summary(counter: Counter[str]) -> str:
-    return ", ".join(f"{name} {count}" for name, count in counter.most_common())
+    """Most common first; equal counts by name, so the line does not depend on the order
+    responses came in."""
+    ranked = sorted(counter.items(), key=lambda pair: (-pair[1], pair[0]))
+    return ", ".join(f"{name} {count}" for name, count in ranked)
 
 
 def _detail(counter: Counter[str]) -> str:

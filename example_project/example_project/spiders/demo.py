@@ -71,6 +71,17 @@ def extract(response: Response) -> dict[str, Any]:
     return {"title": title, "text": text[:TEXT_SAMPLE]}
 
 
+def _plain_scrapy(response: Response) -> Response:
+    """The response as Scrapy alone decodes it: its class rebuilt from the raw body and
+    headers, with no encoding given."""
+    if not isinstance(response, TextResponse):
+        return response
+    for cls in (JsonResponse, XmlResponse, HtmlResponse, TextResponse):
+        if isinstance(response, cls):
+            return cls(response.url, body=response.body, headers=response.headers)
+    return response  # pragma: no cover - every TextResponse is one of them
+
+
 class DemoSpider(scrapy.Spider):
     """Crawl the demo site (default) or ``-a url=...`` and its same-host links."""
 
@@ -82,6 +93,12 @@ class DemoSpider(scrapy.Spider):
         self.max_pages = int(max_pages)
         self.demo_site: DemoSite | None = None
         self.requested = 0
+        # Before/after, as python -m example_project.compare shows it page by page: each
+        # text page's item as plain Scrapy would read it, compared with the item scraped.
+        self.plain: dict[str, tuple[Any, Any]] = {}
+        self.pages = 0
+        self.differ = 0
+        self._compared = False
         if url:
             self.download_delay = 1.0
 
@@ -95,7 +112,32 @@ class DemoSpider(scrapy.Spider):
         self.logger.info("Demo site running on %s/", base)
         yield scrapy.Request(base + "/")
 
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> DemoSpider:
+        spider: DemoSpider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider._scraped, signal=scrapy.signals.item_scraped)
+        return spider
+
+    def _scraped(self, item: Any) -> None:
+        """Count the page, and whether plain Scrapy's reading of it gives other text."""
+        if not isinstance(item, dict):
+            return
+        self.pages += 1
+        plain = self.plain.pop(item.get("url", ""), None)
+        if plain is not None and plain != (item.get("title"), item.get("text")):
+            self.differ += 1
+
     def closed(self, reason: str) -> None:
+        if self.pages and self._compared:
+            self.logger.info(
+                "Before/after: %(differ)s of %(pages)s pages %(verb)s from what plain Scrapy "
+                "reads (python -m example_project.compare shows each page).",
+                {
+                    "differ": self.differ,
+                    "pages": self.pages,
+                    "verb": "differs" if self.differ == 1 else "differ",
+                },
+            )
         if self.demo_site is not None:
             self.demo_site.stop()
             self.demo_site = None
@@ -114,6 +156,9 @@ class DemoSpider(scrapy.Spider):
         decision = response.meta.get("charset")
         if isinstance(decision, dict):
             how = f"{decision.get('encoding')} ({decision.get('source')})"
+            plain = extract(_plain_scrapy(response))
+            self.plain[response.url] = (plain["title"], plain["text"])
+            self._compared = True
         elif isinstance(response, TextResponse):
             item["response_encoding"] = response.encoding  # Scrapy's own choice
             how = response.encoding
