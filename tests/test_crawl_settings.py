@@ -286,7 +286,10 @@ def test_charset_enabled_false_turns_everything_off(base: str, settings: dict[st
         {**settings, "CHARSET_ENABLED": False, "CHARSET_ITEM_FIELD": "encoding"},
         items={base + "/ru": [{"title": RU}]},
     )
-    assert len(lines(result, r"INFO: scrapy-charset is off \(CHARSET_ENABLED = False\)")) == 1
+    (off,) = lines(result, r"INFO: scrapy-charset is off \(CHARSET_ENABLED = False\)")
+    # docs/settings-validation.md shows this line as the crawl prints it.
+    docs = (REPO / "docs" / "settings-validation.md").read_text("utf-8")
+    assert "```text\n" + off[off.index("[scrapy_charset") :] + "\n```" in docs
     assert result.charset_stats() == {}
     assert result.response("/ru")["meta_charset"] is None
     assert result.items == [{"title": RU}]  # not stamped, not checked
@@ -306,6 +309,9 @@ def test_middleware_listed_above_the_decompressor_is_reported(base: str) -> None
     assert len(warned) == 1
     assert "HttpCompressionMiddleware (590)" in warned[0]
     assert "Use 585" in warned[0]
+    # docs/settings-validation.md shows this warning as the crawl prints it.
+    docs = (REPO / "docs" / "settings-validation.md").read_text("utf-8")
+    assert "```text\n" + warned[0][warned[0].index("[scrapy_charset") :] + "\n```" in docs
     # What the warning is about: the compressed body was not decided.
     assert result.charset_stats()["charset/skipped/not_text"] == 1
 

@@ -5,8 +5,6 @@ doctested by tests/test_readme.py) is in :data:`BLOCKS`, keyed by its page and f
 with how it is produced: a comparison with a real run in this module, the test elsewhere
 that compares it, or "not output" (a command to type, code). A block in no entry fails
 :func:`test_every_block_is_in_the_table`, so a new example output cannot go untested.
-Blocks of pages still being rewritten, whose output no test produces yet, are in
-:data:`PENDING` and reported as one skip each.
 """
 
 from __future__ import annotations
@@ -124,42 +122,38 @@ BLOCKS: dict[tuple[str, str], str] = {
         "[scrapy_charset.items.pipeline] INFO: Charset: 2 damaged values raised no alert",
     ): "tests/test_crawl_items.py::test_small_crawl_says_why_it_raised_no_alert",
     ("docs/performance.md", "python -m benchmarks.overhead"): NOT_OUTPUT,
-}
-
-#: Output blocks of pages being rewritten elsewhere that no test produces yet:
-#: (page, first line) -> what the block shows.
-PENDING: dict[tuple[str, str], str] = {
     (
         "docs/demo.md",
-        "/api/currencies.json  DIFFERS  Scrapy: cp1252  scrapy-charset: UTF-8 (default)",
-    ): "the table python -m example_project.compare prints",
+        "[scrapy_charset.items.pipeline] WARNING: Charset alert:",
+    ): "tests/test_demo.py::test_docs_show_the_demo_crawls_alert_and_summary",
     (
-        "docs/settings-validation.md",
-        "scrapy_charset.CharsetSettingsError: CHARSET_DETECTOR = 'chardet2' is not valid; "
-        "accepted:",
-    ): "the error a bad setting stops a crawl with",
+        "docs/demo.md",
+        "/                     same     Scrapy: utf-8  scrapy-charset: UTF-8 (header)",
+    ): "test_compare_output",
+    ("docs/settings-validation.md", "$ scrapy crawl demo -s CHARSET_DETECTOR=nope"): (
+        "tests/test_crawl_settings.py::test_the_line_in_the_docs_is_the_line_scrapy_crawl_prints"
+    ),
     (
         "docs/settings-validation.md",
         "[scrapy_charset._log] INFO: scrapy-charset is off (CHARSET_ENABLED = False):",
-    ): "the crawl log line of CHARSET_ENABLED = False",
+    ): "tests/test_crawl_settings.py::test_charset_enabled_false_turns_everything_off",
     (
         "docs/settings-validation.md",
         "[scrapy_charset.responses.middleware] WARNING: scrapy_charset.responses.middleware."
         "Charset",
-    ): "the warning about the middleware listed above the decompressor",
+    ): "tests/test_crawl_settings.py::test_middleware_listed_above_the_decompressor_is_reported",
     (
         "docs/settings-validation.md",
         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (cut, 10000 characters)",
-    ): "a cut 10 KB label in a log line",
+    ): "tests/test_crawl_settings.py::test_a_10_kb_charset_label_is_cut",
 }
 
 
 def _entry(page: str, first: str) -> str | None:
     """The table's entry for a block: keys may give only the start of a long first line."""
-    for table in (BLOCKS, PENDING):
-        for (name, start), how in table.items():
-            if name == page and first.startswith(start):
-                return how
+    for (name, start), how in BLOCKS.items():
+        if name == page and first.startswith(start):
+            return how
     return None
 
 
@@ -170,7 +164,7 @@ def test_every_block_is_in_the_table() -> None:
         if lang not in NOT_SHOWN and _entry(page, lines[0] if lines else "") is None
     ]
     assert not missing, (
-        "output blocks in no entry of tests/test_doc_outputs.py's BLOCKS or PENDING: "
+        "output blocks in no entry of tests/test_doc_outputs.py's BLOCKS: "
         f"{missing}; compare each with a real run there, or say it is not output"
     )
 
@@ -179,15 +173,10 @@ def test_every_entry_has_its_block() -> None:
     firsts = {(page, lines[0]) for page, _, lines in blocks() if lines}
     stale = [
         key
-        for key in [*BLOCKS, *PENDING]
+        for key in BLOCKS
         if not any(page == key[0] and first.startswith(key[1]) for page, first in firsts)
     ]
-    assert not stale, f"entries of BLOCKS or PENDING with no block in the docs: {stale}"
-
-
-@pytest.mark.parametrize("key", list(PENDING), ids=[f"{p}:{f[:40]}" for p, f in PENDING])
-def test_pending(key: tuple[str, str]) -> None:
-    pytest.skip(f"not yet produced by a test: {key[0]}, {PENDING[key]}")
+    assert not stale, f"entries of BLOCKS with no block in the docs: {stale}"
 
 
 def test_tests_named_elsewhere_exist() -> None:
@@ -344,3 +333,33 @@ def test_audit_diff_out_line(entry_point: Path, demo_warc: Path) -> None:
     documented = json.loads("\n".join(block("docs/audit.md", "{")))
     found = [json.loads(line) for line in lines]
     assert documented in found
+
+
+def test_compare_output() -> None:
+    """docs/demo.md's before/after table is what ``python -m example_project.compare``
+    prints on the demo site, whole."""
+    needs_doc_scrapy()  # plain Scrapy's guesses on the undeclared pages
+    lines = block(
+        "docs/demo.md",
+        "/                     same     Scrapy: utf-8  scrapy-charset: UTF-8 (header)",
+    )
+    project = REPO / "example_project"
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "http_proxy", "HTTP_PROXY"}
+    }
+    environ["PYTHONPATH"] = os.pathsep.join([str(project), str(REPO)])
+    environ["PYTHONIOENCODING"] = "utf-8"
+    result = subprocess.run(
+        [sys.executable, "-m", "example_project.compare"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=project,
+        env=environ,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.rstrip("\n").splitlines() == lines

@@ -278,6 +278,7 @@ def test_alert_warns_once_counts_and_signals(caplog: pytest.LogCaptureFixture) -
 # The mojibake alert says whether its values were repaired: (settings, values) -> the words.
 ALERT_REPAIRS = [
     pytest.param({}, [DAMAGED] * 4, "all 4 repaired", id="all"),
+    pytest.param({"CHARSET_ALERT_MIN_ITEMS": 1}, [DAMAGED], "repaired", id="the-one"),
     pytest.param(
         {"CHARSET_REPAIR_ENABLED": False},
         [DAMAGED] * 4,

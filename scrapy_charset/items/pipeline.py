@@ -502,7 +502,7 @@ class CharsetPipeline:
         """Whether a mojibake alert's values were repaired, for its log line."""
         why = "" if self.config.repair else " (CHARSET_REPAIR_ENABLED is False)"
         if alert.repaired == alert.damaged:
-            return f"all {alert.damaged} repaired"
+            return "repaired" if alert.damaged == 1 else f"all {alert.damaged} repaired"
         if not alert.repaired:
             return f"none repaired{why}"
         return f"{alert.repaired} of {alert.damaged} repaired"
