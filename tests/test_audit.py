@@ -667,7 +667,12 @@ def test_serial_audit_keeps_the_log_level(
         cwd=tmp_path,
     )
     assert result.returncode == status, result.stderr
-    assert (" DEBUG: " in result.stderr) is debug, result.stderr
+    if debug:
+        # What logs at DEBUG depends on the source and Scrapy's version: reading a cache
+        # always does (Scrapy's own components), a plain folder may not.
+        assert source == "plain-folder" or " DEBUG: " in result.stderr, result.stderr
+    else:
+        assert " DEBUG: " not in result.stderr, result.stderr
     assert "xmliter_lxml reads responses" not in result.stderr
 
 

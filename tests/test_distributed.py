@@ -101,6 +101,28 @@ def _worker(base: str, url: str, settings: dict[str, Any]) -> CrawlResult:
     )
 
 
+#: The keys both workers increment from their first item on.
+RACED = (
+    "charset/items_checked",
+    "charset/replacement/items",
+    "charset/replacement/source/detected",
+    "charset/replacement/field/title",
+    "charset/replacement/kind/replacement",
+)
+
+
+def _seed(url: str) -> None:
+    """scrapy-redis's ``inc_value`` sets a missing key to 0 before it increments it (a
+    check, then a set, then HINCRBY): two workers that start at once can each reset the
+    other's first increment. The test creates the keys first, as a long-running cluster
+    has them, so that the counts it checks are exact."""
+    client = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        client.hset(STATS_KEY, mapping=dict.fromkeys(RACED, 0))
+    finally:
+        client.close()
+
+
 def _shared(url: str) -> dict[str, int]:
     client = redis.Redis.from_url(url, decode_responses=True)
     try:
@@ -115,6 +137,7 @@ def _alerts(result: CrawlResult) -> list[str]:
 
 
 def test_each_worker_judges_its_own_items(redis_url: str) -> None:
+    _seed(redis_url)
     with serve(ROUTES) as base, ThreadPoolExecutor(2) as pool:
         workers = list(
             pool.map(lambda _: _worker(base, redis_url, {"CHARSET_ALERT_MIN_ITEMS": 5}), range(2))
@@ -138,6 +161,7 @@ def test_each_worker_judges_its_own_items(redis_url: str) -> None:
 def test_no_worker_alone_reaching_min_items_raises_no_alert(redis_url: str) -> None:
     """Twenty damaged items in the cluster, ten per worker: CHARSET_ALERT_MIN_ITEMS = 15 is
     reached by no worker, so none alerts, and each says so when it closes."""
+    _seed(redis_url)
     with serve(ROUTES) as base, ThreadPoolExecutor(2) as pool:
         workers = list(
             pool.map(lambda _: _worker(base, redis_url, {"CHARSET_ALERT_MIN_ITEMS": 15}), range(2))
