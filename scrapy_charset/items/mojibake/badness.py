@@ -493,7 +493,17 @@ _SCRIPT_KINDS = frozenset({"script", "script_after_lead"})
 
 
 def scan(text: str) -> Marks:
-    """Every mark of *text*: one pass, Python work only where marks are."""
+    """Every mark of *text*: one pass, Python work only where marks are.
+
+    The marks are shared (a field is scanned by the pre-filter, the evidence rule and
+    each layer's check): they are read, never changed, once returned."""
+    if text.isascii():
+        return Marks()
+    return _scan(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _scan(text: str) -> Marks:
     marks = Marks()
     if text.isascii():
         return marks
@@ -905,20 +915,27 @@ def evidence(
     apart, the best kept (and every reading's count in *by_reading*, when given, unless
     stopped early). With *until*, stop as soon as one reading's count satisfies it (the
     rules of whole runs and fields are then not needed)."""
-    found = {name: Evidence() for name in names}
+    # Only the readings with a sequence are counted: the others' count is empty.
+    found: dict[str, Evidence] = {}
     sequences: list[tuple[str, int, int]] = []
     weights: list[int] = []
     rules: list[str] = []
-    for name, start, end in utf8_sequences(text, marks, found.keys()):
+    for name, start, end in utf8_sequences(text, marks, names):
         weight, rule = weigh_rule(text, start, end, name)
         sequences.append((name, start, end))
         weights.append(weight)
         rules.append(rule)
         if until is not None and weight != NONE:
-            count = found[name]
+            count = found.get(name)
+            if count is None:
+                count = found[name] = Evidence()
             count.note(weight, rule, text[start:end])
             if until(count):
                 return count
+    if not sequences:
+        if by_reading is not None:
+            by_reading.update((name, Evidence()) for name in names)
+        return Evidence()
     order = sorted(range(len(sequences)), key=sequences.__getitem__)
     sequences = [sequences[i] for i in order]
     weights = [weights[i] for i in order]
@@ -932,9 +949,13 @@ def evidence(
     before = list(weights)
     _weigh_runs(text, sequences, weights)
     rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
-    found = {name: Evidence() for name in names}
+    found = {}
     for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
-        found[name].note(weight, rule, text[start:end])
+        count = found.get(name)
+        if count is None:
+            count = found[name] = Evidence()
+        count.note(weight, rule, text[start:end])
+    counted = [found.get(name) or Evidence() for name in names]
     if by_reading is not None:
-        by_reading.update(found)
-    return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())
+        by_reading.update(zip(names, counted, strict=True))
+    return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())

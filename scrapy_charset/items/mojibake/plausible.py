@@ -145,6 +145,8 @@ def _script_and_letters(word: str) -> bool:
     return any(by_script) and not all(by_script)
 
 
+# One answer per character: a field's tokens are judged once per layer.
+@functools.lru_cache(maxsize=8192)
 def _by_script(c: str) -> bool:
     code = ord(c)
     return any(first <= code <= last for _name, first, last in BY_SCRIPT)
