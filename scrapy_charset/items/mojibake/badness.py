@@ -564,6 +564,7 @@ def _char_sets(names: tuple[str, ...], low: int, high: int) -> dict[str, frozens
     return {c: frozenset(v) for c, v in out.items()}
 
 
+_READING_ORDER = {name: i for i, name in enumerate(UTF8_READINGS)}
 _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
 
@@ -580,7 +581,10 @@ def utf8_sequences(
         marks = scan(text)
     ends = dict.fromkeys(UTF8_READINGS, 0)
     for start in marks.latin:
-        for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
+        # In the table's order: which reading's sequence is counted first (and named by
+        # a report) may not depend on how a set of names happens to iterate.
+        both = _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]
+        for name in sorted(both, key=_READING_ORDER.__getitem__):
             if start < ends[name] or name not in names:
                 continue
             found = _SEQUENCES[name].match(text, start)
