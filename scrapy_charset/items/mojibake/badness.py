@@ -493,17 +493,7 @@ _SCRIPT_KINDS = frozenset({"script", "script_after_lead"})
 
 
 def scan(text: str) -> Marks:
-    """Every mark of *text*: one pass, Python work only where marks are.
-
-    The marks are shared (a field is scanned by the pre-filter, the evidence rule and
-    each layer's check): they are read, never changed, once returned."""
-    if text.isascii():
-        return Marks()
-    return _scan(text)
-
-
-@functools.lru_cache(maxsize=1024)
-def _scan(text: str) -> Marks:
+    """Every mark of *text*: one pass, Python work only where marks are."""
     marks = Marks()
     if text.isascii():
         return marks
@@ -918,29 +908,7 @@ def evidence(
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
     apart, the best kept (and every reading's count in *by_reading*, when given, unless
     stopped early). With *until*, stop as soon as one reading's count satisfies it (the
-    rules of whole runs and fields are then not needed).
-
-    The count returned is shared (a field's evidence is asked by the repair of its first
-    layer and by the explanation of its finding): it is read, never changed."""
-    if by_reading is None and isinstance(names, tuple) and (marks is None or marks is scan(text)):
-        return _remembered(text, names, until)
-    return _evidence(text, names, marks, until, by_reading)
-
-
-@functools.lru_cache(maxsize=1024)
-def _remembered(
-    text: str, names: tuple[str, ...], until: Callable[[Evidence], bool] | None
-) -> Evidence:
-    return _evidence(text, names, None, until, None)
-
-
-def _evidence(
-    text: str,
-    names: Collection[str],
-    marks: Marks | None,
-    until: Callable[[Evidence], bool] | None,
-    by_reading: dict[str, Evidence] | None,
-) -> Evidence:
+    rules of whole runs and fields are then not needed)."""
     # Only the readings with a sequence are counted: the others' count is empty.
     found: dict[str, Evidence] = {}
     sequences: list[tuple[str, int, int]] = []
