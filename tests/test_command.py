@@ -698,6 +698,7 @@ def test_damage_sample_where_both_readings_agree(entry_point: Path, tmp_path: Pa
     assert text.returncode == 0, text.stderr
     assert "Scrapy alone  utf-8: same text" in text.stdout
     assert "Damage        the text still holds mojibake (utf8-as-windows-1252)" in text.stdout
+    assert "  rule            case-break on 'Ã£'" in text.stdout  # docs/command.md
     damage = json.loads(data.stdout)["damage"]
     assert damage["mojibake"] == "utf8-as-windows-1252"
     assert "Ã" in damage["sample"]
@@ -707,3 +708,33 @@ def test_no_damage_line_for_clean_text(entry_point: Path, tmp_path: Path) -> Non
     with DemoSite() as site:
         result = scrapy(["charset", "--json", site.base_url + "/ja/"], entry_point, tmp_path)
     assert json.loads(result.stdout)["damage"] is None
+
+
+# A body whose bytes are right (valid UTF-8, declared) and whose text holds mojibake: the
+# damage lines name the rule that found it and the characters it fired on, as the item
+# checks' report (inspect_text) does.
+STORED_MOJIBAKE = [
+    pytest.param("<p>Caf\u00c3\u00a9 cr\u00c3\u00a8me, cr\u00c3\u00aape</p>", id="fr-as-1252"),
+    pytest.param(
+        "<p>\u00d0\u0178\u00d1\u20ac\u00d0\u00b8\u00d0\u00b2\u00d0\u00b5\u00d1\u201a</p>",
+        id="ru-as-1252",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", STORED_MOJIBAKE)
+def test_damage_names_the_rule(entry_point: Path, tmp_path: Path, body: str) -> None:
+    from scrapy_charset.items.textcheck import inspect_text
+
+    page = tmp_path / "page.html"
+    page.write_bytes(body.encode("utf-8"))
+    args = ["charset", "--file", str(page), "--content-type", "text/html; charset=utf-8"]
+    text = scrapy(args, entry_point, tmp_path)
+    data = scrapy([*args[:1], "--json", *args[1:]], entry_point, tmp_path)
+    assert text.returncode == 0, text.stderr
+    report = inspect_text(body)
+    assert report.rule is not None
+    assert report.evidence is not None
+    assert f"  rule            {report.rule} on {report.evidence!r}" in text.stdout
+    damage = json.loads(data.stdout)["damage"]
+    assert (damage["rule"], damage["evidence"]) == (report.rule, report.evidence)

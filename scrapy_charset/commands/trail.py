@@ -168,6 +168,10 @@ def _damage(text: str) -> dict[str, Any] | None:
     return {
         "replacement_chars": report.replacement_chars,
         "mojibake": report.mojibake,
+        # The rule that found the mojibake and the characters it fired on, as the
+        # item checks' report names them.
+        "rule": report.rule,
+        "evidence": report.evidence,
         "offset": at,
         "sample": _window(text, at),
     }
@@ -436,6 +440,9 @@ def _outcome(trail: dict[str, Any]) -> list[str]:
             f"first at character {damage['offset']}"
         )
         lines.append(f"  sample          {_show(damage['sample'])}")
+        if damage.get("rule"):
+            found_on = f" on {_show(damage['evidence'])!r}" if damage.get("evidence") else ""
+            lines.append(f"  rule            {damage['rule']}{found_on}")
     seen = trail.get("crawl_decision")
     if seen is not None:
         lines.append(

@@ -12,6 +12,11 @@ support, applies the URL's TLD prior and checks the candidates with the WHATWG d
 - ``cchardet``: the uchardet binding (``faust-cchardet`` or ``cchardet``); it cannot be
   restricted, so answers outside the Encoding Standard are dropped.
 
+:func:`implausibility` scores candidate decodings of a body against each other; the
+item side's legacy readings (:mod:`scrapy_charset.items.mojibake.legacy`) accept or
+refuse one reading by its script's shape instead, which is why the two share no module
+(that module's docstring says how they differ).
+
 Each library is imported when its backend is built, so a missing optional one raises
 :class:`ImportError` there and nowhere else.
 """

@@ -554,6 +554,7 @@ def _char_sets(names: tuple[str, ...], low: int, high: int) -> dict[str, frozens
     return {c: frozenset(v) for c, v in out.items()}
 
 
+_READING_ORDER = {name: i for i, name in enumerate(UTF8_READINGS)}
 _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
 
@@ -570,7 +571,10 @@ def utf8_sequences(
         marks = scan(text)
     ends = dict.fromkeys(UTF8_READINGS, 0)
     for start in marks.latin:
-        for name in _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]:
+        # In the table's order: which reading's sequence is counted first (and named by
+        # a report) may not depend on how a set of names happens to iterate.
+        both = _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]
+        for name in sorted(both, key=_READING_ORDER.__getitem__):
             if start < ends[name] or name not in names:
                 continue
             found = _SEQUENCES[name].match(text, start)
@@ -905,20 +909,27 @@ def evidence(
     apart, the best kept (and every reading's count in *by_reading*, when given, unless
     stopped early). With *until*, stop as soon as one reading's count satisfies it (the
     rules of whole runs and fields are then not needed)."""
-    found = {name: Evidence() for name in names}
+    # Only the readings with a sequence are counted: the others' count is empty.
+    found: dict[str, Evidence] = {}
     sequences: list[tuple[str, int, int]] = []
     weights: list[int] = []
     rules: list[str] = []
-    for name, start, end in utf8_sequences(text, marks, found.keys()):
+    for name, start, end in utf8_sequences(text, marks, names):
         weight, rule = weigh_rule(text, start, end, name)
         sequences.append((name, start, end))
         weights.append(weight)
         rules.append(rule)
         if until is not None and weight != NONE:
-            count = found[name]
+            count = found.get(name)
+            if count is None:
+                count = found[name] = Evidence()
             count.note(weight, rule, text[start:end])
             if until(count):
                 return count
+    if not sequences:
+        if by_reading is not None:
+            by_reading.update((name, Evidence()) for name in names)
+        return Evidence()
     order = sorted(range(len(sequences)), key=sequences.__getitem__)
     sequences = [sequences[i] for i in order]
     weights = [weights[i] for i in order]
@@ -932,9 +943,13 @@ def evidence(
     before = list(weights)
     _weigh_runs(text, sequences, weights)
     rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
-    found = {name: Evidence() for name in names}
+    found = {}
     for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
-        found[name].note(weight, rule, text[start:end])
+        count = found.get(name)
+        if count is None:
+            count = found[name] = Evidence()
+        count.note(weight, rule, text[start:end])
+    counted = [found.get(name) or Evidence() for name in names]
     if by_reading is not None:
-        by_reading.update(found)
-    return max(found.values(), key=lambda e: (e.decisive, e.weak), default=Evidence())
+        by_reading.update(zip(names, counted, strict=True))
+    return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())

@@ -109,6 +109,8 @@ _JOINERS = frozenset("'’ʼ-‐·׳״")
 _SYMBOL_LETTERS = frozenset("ªº")
 
 
+# The character tests below are asked of each character of each layer: remembered.
+@functools.lru_cache(maxsize=8192)
 def _is_letter(c: str) -> bool:
     return unicodedata.category(c)[0] in "LM" and c not in _SYMBOL_LETTERS
 
@@ -123,6 +125,7 @@ _READING_PUNCTUATION = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=8192)
 def _is_symbol(c: str) -> bool:
     """A symbol, a control, a superscript or fraction, or a reading's punctuation: no
     part of a word (ASCII
@@ -145,6 +148,8 @@ def _script_and_letters(word: str) -> bool:
     return any(by_script) and not all(by_script)
 
 
+# One answer per character: a field's tokens are judged once per layer.
+@functools.lru_cache(maxsize=8192)
 def _by_script(c: str) -> bool:
     code = ord(c)
     return any(first <= code <= last for _name, first, last in BY_SCRIPT)
@@ -170,8 +175,9 @@ def _events(text: str) -> tuple[str, ...]:
         if not mask or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
         found += [CASE_BREAK for a, b in itertools.pairwise(word) if a.islower() and b.isupper()]
+    letter = [_is_letter(c) for c in text]
     for i in range(1, len(text) - 1):
-        if _is_symbol(text[i]) and _is_letter(text[i - 1]) and _is_letter(text[i + 1]):
+        if letter[i - 1] and letter[i + 1] and _is_symbol(text[i]):
             found.append(SYMBOL_IN_WORD)
     return tuple(found)
 
