@@ -77,7 +77,9 @@ def ftfy_cases() -> list[tuple[str, str, str, str]]:
     return out
 
 
-def _ftfy_way(text: str) -> set[str]:
+def ftfy_way(text: str) -> set[str]:
+    """The characters of every text on ``ftfy.fix_encoding``'s way from *text* (each
+    prefix of its plan that ends in text, not bytes)."""
     fixed, plan = ftfy.fix_encoding_and_explain(text)
     seen = set(fixed)
     steps = [(op, name) for op, name in plan or []]
@@ -88,7 +90,8 @@ def _ftfy_way(text: str) -> set[str]:
     return seen
 
 
-def _utf8_kind(text: str) -> bool:
+def utf8_kind(text: str) -> bool:
+    """Whether ftfy's plan for *text* decodes UTF-8 (the UTF-8 kinds of mojibake)."""
     _fixed, plan = ftfy.fix_encoding_and_explain(text)
     return any(
         (op == "decode" and name.startswith("utf-8"))
@@ -112,13 +115,13 @@ def ftfy_figures() -> dict[str, dict[str, int]]:
             {"cases": 0, "wrong": 0, "wrong legacy": 0, "utf-8 kinds": 0, "exact": 0, "ftfy": 0},
         )
         row["cases"] += 1
-        way = _ftfy_way(text)
+        way = ftfy_way(text)
         for key, legacy in (("wrong", False), ("wrong legacy", True)):
             result = _result(text, legacy=legacy)
             if label.startswith("Sort of negative"):
                 continue
             row[key] += bool(set(result) - set(text) - set(expected) - way)
-        if _utf8_kind(text) and not label.startswith("Sort of negative"):
+        if utf8_kind(text) and not label.startswith("Sort of negative"):
             row["utf-8 kinds"] += 1
             row["exact"] += _result(text) == expected
             row["ftfy"] += ftfy.fix_encoding(text) == expected

@@ -21,10 +21,9 @@ from functools import cache
 import ftfy
 import pytest
 
+from benchmarks.item_evidence import FTFY_CASES, ftfy_way, utf8_kind
 from scrapy_charset.items.textcheck import inspect_text
 from tests.spec import REPO
-
-CASES_FILE = REPO / "tests" / "data" / "ftfy" / "test_cases.json"
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,7 @@ def _slug(label: str) -> str:
 
 @cache
 def cases() -> tuple[Case, ...]:
-    data = json.loads(CASES_FILE.read_text("utf-8"))
+    data = json.loads(FTFY_CASES.read_text("utf-8"))
     out = []
     for variant in ("plain", "extra"):
         for index, case in enumerate(data):
@@ -56,28 +55,6 @@ def cases() -> tuple[Case, ...]:
 
 def _id(case: Case) -> str:
     return f"{case.variant}-{case.index:03d}-{_slug(case.label)}"
-
-
-def _ftfy_way(text: str) -> set[str]:
-    """The characters of every text on ``ftfy.fix_encoding``'s way from *text* (each
-    prefix of its plan that ends in text, not bytes)."""
-    fixed, plan = ftfy.fix_encoding_and_explain(text)
-    seen = set(fixed)
-    steps = [(op, name) for op, name in plan or []]
-    for end in range(1, len(steps) + 1):
-        result = ftfy.apply_plan(text, steps[:end])
-        if isinstance(result, str):
-            seen |= set(result)
-    return seen
-
-
-def _utf8_kind(text: str) -> bool:
-    _fixed, plan = ftfy.fix_encoding_and_explain(text)
-    return any(
-        (op == "decode" and name.startswith("utf-8"))
-        or (op == "apply" and name == "decode_inconsistent_utf8")
-        for op, name in plan or []
-    )
 
 
 def _result(case: Case, *, legacy: bool = False) -> str:
@@ -108,7 +85,7 @@ def test_no_wrong_change(case: Case, legacy: bool, request: pytest.FixtureReques
     result = _result(case, legacy=legacy)
     if _sort_of_negative(case):
         return
-    wrong = set(result) - set(case.text) - set(case.expected) - _ftfy_way(case.text)
+    wrong = set(result) - set(case.text) - set(case.expected) - ftfy_way(case.text)
     assert not wrong, (result, sorted(wrong))
 
 
@@ -208,7 +185,7 @@ def _exact_cases() -> list[Case]:
         case
         for case in cases()
         if not _sort_of_negative(case)
-        and _utf8_kind(case.text)
+        and utf8_kind(case.text)
         and ftfy.fix_encoding(case.text) == case.expected
     ]
 
@@ -222,7 +199,7 @@ def test_exact_repair_of_utf8_kinds(case: Case, request: pytest.FixtureRequest) 
 
 
 def test_the_pinned_copy_is_ftfys() -> None:
-    data = json.loads(CASES_FILE.read_text("utf-8"))
+    data = json.loads(FTFY_CASES.read_text("utf-8"))
     assert len(data) == 161
     assert sum(case["expect"] == "pass" for case in data) == 151
     licence = (REPO / "tests" / "data" / "ftfy" / "LICENSE").read_text("utf-8")
