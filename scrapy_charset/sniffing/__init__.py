@@ -382,10 +382,8 @@ def sniff(
         override=override,
         detector=detector,
         default=default,
+        trace=trace,
     )
-    if trace is not None:
-        trace.order = tuple(_SOURCES[step] for step in ORDER[kind])
-        ctx.trace = trace
     return _determine(ctx)
 
 
@@ -422,14 +420,12 @@ def sniff_with_text(
         override=override,
         detector=detector,
         default=default,
+        trace=trace,
     )
     ctx.want_text = True
     ctx.ignored.extend(ignored)
     ctx.sniffed_type = sniffed_type
     ctx.max_label = max_label
-    if trace is not None:
-        trace.order = tuple(_SOURCES[step] for step in ORDER[kind])
-        ctx.trace = trace
     decision = _determine(ctx)
     text = ctx.text if decision.source is Source.UTF8 else None
     return decision, text
@@ -444,6 +440,7 @@ def _context(
     override: str | None,
     detector: Detector | str | None,
     default: str | None,
+    trace: Trace | None,
 ) -> _Context:
     _require("body", body, (bytes, bytearray, memoryview), "bytes, bytearray or memoryview")
     # A ContentType is the middleware's: the header already parsed.
@@ -471,6 +468,8 @@ def _context(
     parsed = (
         content_type if isinstance(content_type, ContentType) else parse_content_type(content_type)
     )
+    if trace is not None:
+        trace.order = tuple(_SOURCES[step] for step in ORDER[kind])
     return _Context(
         # A bytes object is used as it is: copying a large body would double its memory.
         body=body if type(body) is bytes else bytes(body),
@@ -480,6 +479,7 @@ def _context(
         override=override,
         detector=detector,
         default=fallback,
+        trace=trace,
         charset=parsed.charset,
     )
 
