@@ -26,6 +26,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pycountry
 
@@ -96,6 +97,21 @@ def _pycountry(rng: random.Random, step: int) -> Iterator[str]:
             yield from read_mo(mo).values()
 
 
+def faker_values(fake: Any, method: str, count: int) -> Iterator[str]:
+    """Up to *count* strings from one Faker provider method, in order; nothing where the
+    locale lacks the method, and none after the first value it cannot make."""
+    generate = getattr(fake, method, None)
+    if generate is None:
+        return
+    for _ in range(count):
+        try:
+            value = generate()
+        except (AttributeError, KeyError, ValueError, IndexError):
+            return
+        if isinstance(value, str):
+            yield value
+
+
 def _faker(rng: random.Random, step: int) -> Iterator[str]:
     import faker
     from faker.config import AVAILABLE_LOCALES
@@ -105,18 +121,10 @@ def _faker(rng: random.Random, step: int) -> Iterator[str]:
         fake = faker.Faker(locale)
         fake.seed_instance(rng.randrange(2**32))
         for method in methods:
-            generate = getattr(fake, method, None)
-            if generate is None:
-                continue
-            for _ in range(300):
-                try:
-                    value = generate()
-                except (AttributeError, KeyError, ValueError, IndexError):
-                    break
-                if isinstance(value, str):
-                    yield value
-                    if method == "company":
-                        yield value.upper()
+            for value in faker_values(fake, method, 300):
+                yield value
+                if method == "company":
+                    yield value.upper()
 
 
 # Locales whose words stand for the alphabets the issue of false repairs is about.

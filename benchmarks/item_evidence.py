@@ -34,6 +34,7 @@ from pathlib import Path
 import ftfy
 
 from benchmarks._itemdata import _damage, cldr_names, clean_values
+from benchmarks._negative import faker_values
 from scrapy_charset.items.textcheck import inspect_text
 
 FTFY_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "ftfy" / "test_cases.json"
@@ -140,16 +141,7 @@ def faker_names(step: int = 1) -> Iterator[str]:
         fake = faker.Faker(locale)
         fake.seed_instance(index)
         for method in ("name", "company", "last_name"):
-            generate = getattr(fake, method, None)
-            if generate is None:
-                continue
-            for _ in range(40):
-                try:
-                    value = generate()
-                except (AttributeError, KeyError, ValueError, IndexError):
-                    break
-                if isinstance(value, str):
-                    yield value
+            yield from faker_values(fake, method, 40)
 
 
 def cldr_locale_names(step: int = 1) -> Iterator[str]:
