@@ -2,8 +2,9 @@
 
 A crawl runs in its own process (a Twisted reactor cannot be restarted in one process).
 The spider fetches the given URLs; for each response it records the class, ``.text``,
-``.encoding`` and ``meta["charset"]``, and yields the callback's items; the result carries
-the items, the final stats and the log. An item given as a dict with an
+``.encoding`` and ``meta["charset"]``, and yields the callback's items (given, or extracted
+from the page with a CSS selector: one ``{"page", "index", "value"}`` item per match); the
+result carries the items, the final stats and the log. An item given as a dict with an
 ``"__item_class__": "module:Name"`` key is built as that class (``scrapy.Item``,
 dataclass, attrs, pydantic...) from the other keys.
 """
@@ -54,6 +55,10 @@ class Probe(scrapy.Spider):
         responses.append(record)
         for item in config.get("items", {}).get(response.url, []):
             yield make_item(item)
+        selector = config.get("extract", {}).get(response.url)
+        if selector is not None:
+            for index, value in enumerate(response.css(selector).getall()):
+                yield {"page": response.url.rsplit("/", 1)[-1], "index": index, "value": value}
 
     def failed(self, failure):
         responses.append({"url": failure.request.url, "error": repr(failure.value)})
@@ -106,6 +111,7 @@ def run_crawl(
     *,
     meta: dict[str, dict[str, Any]] | None = None,
     items: dict[str, list[dict[str, Any]]] | None = None,
+    extract: dict[str, str] | None = None,
     timeout: float = 120,
 ) -> CrawlResult:
     """Crawl *urls* with *settings* (project priority) in a fresh Python process."""
@@ -121,6 +127,7 @@ def run_crawl(
         "settings": {**base, **settings},
         "meta": meta or {},
         "items": items or {},
+        "extract": extract or {},
     }
     with tempfile.TemporaryDirectory() as tmp:
         config_path = Path(tmp) / "config.json"
