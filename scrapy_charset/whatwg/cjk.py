@@ -31,6 +31,16 @@ if TYPE_CHECKING:
 __all__ = ["DECODERS", "MultiByteDecoder"]
 
 
+class _Fatal(Exception):
+    """Raised by the fatal error handler at the first error the standard's decoder
+    reports."""
+
+
+#: Bytes the standard's decoder of an encoding decodes to U+FFFD without an error
+#: (gb18030's four-byte range maps U+FFFD itself).
+GENUINE_FFFD = {"gb18030": b"\x84\x31\xa4\x37"}
+
+
 class MultiByteDecoder:
     """A stateless CJK decoder: the C codec plus the generated corrections."""
 
@@ -59,6 +69,9 @@ class MultiByteDecoder:
         )
         self.error_handler = f"scrapy_charset.whatwg.{name.lower()}"
         codecs.register_error(self.error_handler, self._on_error)
+        self._genuine = GENUINE_FFFD.get(name)
+        self.fatal_handler = f"{self.error_handler}.fatal"
+        codecs.register_error(self.fatal_handler, self._on_error_fatal)
 
     def encode(self, text: str, errors: str = "strict") -> tuple[bytes, int]:
         """The C codec's encoder; a character it lacks takes the index's bytes, if any.
@@ -133,8 +146,34 @@ class MultiByteDecoder:
             raise exc
         return self.step(exc.object, exc.start, self.lookup)
 
+    def _on_error_fatal(self, exc: UnicodeError) -> tuple[str, int]:
+        """The step of :meth:`_on_error`, stopping the decode where the standard's
+        decoder reports an error (it emits U+FFFD for bytes that do not encode it)."""
+        if not isinstance(exc, UnicodeDecodeError):
+            raise exc
+        text, end = self.step(exc.object, exc.start, self.lookup)
+        if "\ufffd" in text and exc.object[exc.start : end] != self._genuine:
+            raise _Fatal
+        return text, end
+
     def decode(self, data: Buffer) -> str:
         text = self._c_decode(data, self.error_handler)[0]
+        for char, sequence in self.ambiguous:
+            if char in text and sequence in bytes(data):
+                return step_decode(bytes(data), self.step, self.lookup)
+        return self.apply_fixes(text)
+
+    def decode_fatal(self, data: Buffer) -> str | None:
+        """:meth:`decode`, or None as soon as the standard's decoder reports an error
+        (error mode "fatal": https://encoding.spec.whatwg.org/#concept-encoding-process).
+
+        An error that a sequence sent to the step-by-step decoder holds is found by the
+        caller in the text (U+FFFD it does not encode); the C codec's errors stop here, at
+        the first one, instead of decoding the rest."""
+        try:
+            text = self._c_decode(data, self.fatal_handler)[0]
+        except _Fatal:
+            return None
         for char, sequence in self.ambiguous:
             if char in text and sequence in bytes(data):
                 return step_decode(bytes(data), self.step, self.lookup)

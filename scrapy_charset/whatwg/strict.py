@@ -13,6 +13,8 @@ standard's answer, not that of a CPython codec whose table differs.
 from __future__ import annotations
 
 from scrapy_charset.whatwg import singlebyte
+from scrapy_charset.whatwg.cjk import DECODERS as CJK_DECODERS
+from scrapy_charset.whatwg.cjk import GENUINE_FFFD
 from scrapy_charset.whatwg.codecs import DECODERS
 from scrapy_charset.whatwg.labels import get_encoding
 
@@ -20,7 +22,7 @@ __all__ = ["decode_strict"]
 
 #: Bytes that encode U+FFFD itself in an encoding whose decoder may output it without an
 #: error: gb18030 (and GBK, decoded as gb18030) maps it in its four-byte ranges.
-_FFFD_BYTES = {"gb18030": b"\x84\x31\xa4\x37", "GBK": b"\x84\x31\xa4\x37"}
+_FFFD_BYTES = {**GENUINE_FFFD, "GBK": GENUINE_FFFD["gb18030"]}
 #: Python codecs whose strict mode is the standard's fatal mode exactly.
 _PYTHON_STRICT = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
 
@@ -42,7 +44,15 @@ def decode_strict(body: bytes, encoding: str) -> str | None:
     if name == "replacement":
         # Its decoder reports one error for any input but an empty one.
         return "" if not body else None
-    text = DECODERS[name](body)
+    cjk = CJK_DECODERS.get(name)
+    if cjk is not None:
+        # Stops at the first error the C codec meets that the standard's decoder confirms.
+        found = cjk.decode_fatal(body)
+        if found is None:
+            return None
+        text = found
+    else:
+        text = DECODERS[name](body)
     if "\ufffd" not in text:
         return text
     if name in singlebyte.DECODING_TABLES:
