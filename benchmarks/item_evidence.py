@@ -14,7 +14,11 @@ locale and CLDR locale; 1, the default, takes them all). Sources:
   (Babel), in title case and in capitals;
 - ``metadata``: the non-ASCII lines of the descriptions (METADATA) that the installed
   distributions ship (but ftfy's and this package's, which quote mojibake on purpose);
-- each of the last three with the possessive ``’s``, ``®``, ``™``, curly quotes and
+- ``products``: product strings in each language of the crawl benchmark: a company name of
+  the language's Faker locale with ®/™, then prices, quantities and discounts as CLDR
+  formats them in that locale (Babel: its currency, units, percent and number patterns,
+  with their no-break and narrow no-break spaces, minus signs and bidi marks);
+- each of the last four with the possessive ``’s``, ``®``, ``™``, curly quotes and
   guillemets attached as real text has them: 0 changed is the target, flags are counted;
 - ``partly damaged``: pycountry's translations with one name of a list damaged in each
   reading the package knows, clean accented text around it: flagged, wrong repairs (with
@@ -30,6 +34,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import Literal
 
 import ftfy
 
@@ -176,6 +181,74 @@ def metadata_lines() -> Iterator[str]:
                 yield line
 
 
+#: The quantities of :func:`product_strings`: (CLDR unit, amount, width).
+PRODUCT_UNITS: tuple[tuple[str, float, Literal["short", "long"]], ...] = (
+    ("mass-kilogram", 2.5, "long"),
+    ("mass-gram", 250, "short"),
+    ("volume-liter", 1.5, "long"),
+    ("volume-milliliter", 500, "short"),
+    ("length-centimeter", 42, "short"),
+    ("digital-gigabyte", 128, "short"),
+    ("power-watt", 1200, "long"),
+)
+#: Prices of :func:`product_strings`, and the discounts.
+PRODUCT_PRICES = (4.99, 19.9, 1299.5, 24999)
+PRODUCT_DISCOUNTS = (-0.2, -0.05, 0.15)
+
+
+def _product_locales(language: str) -> tuple[str, str | None]:
+    """The Babel locale of a crawl benchmark *language*, and its Faker locale (the
+    language's own country first), if Faker has one."""
+    from babel import Locale, UnknownLocaleError
+    from faker.config import AVAILABLE_LOCALES
+
+    base = language.partition("_")[0]
+    own = f"{base}_{base.upper()}"
+    candidates = [language, own, *sorted(AVAILABLE_LOCALES)]
+    for name in candidates:
+        if name in AVAILABLE_LOCALES and name.partition("_")[0] == base:
+            try:
+                Locale.parse(name)
+            except (UnknownLocaleError, ValueError):
+                continue
+            return name, name
+    return language, None
+
+
+def product_strings(step: int = 1) -> Iterator[str]:
+    """Product strings in every *step*-th language of the crawl benchmark: a company name
+    of the language's Faker locale (or CLDR's names where Faker has none) with ® or ™,
+    its quantity and price, and a discount, each as CLDR formats it in that language."""
+    import faker
+    from babel import Locale
+    from babel.numbers import format_currency, format_percent, get_territory_currencies
+    from babel.units import format_unit
+
+    from benchmarks.crawl import LANGUAGES
+
+    for index, language in enumerate(list(LANGUAGES)[::step]):
+        name, faker_locale = _product_locales(language)
+        locale = Locale.parse(name)
+        territory = locale.territory
+        currencies = get_territory_currencies(territory) if territory else []
+        currency = currencies[0] if currencies else "EUR"
+        if faker_locale is not None:
+            fake = faker.Faker(faker_locale)
+            fake.seed_instance(index)
+            brands = [fake.company() for _ in range(8)]
+        else:
+            brands = cldr_names(name)[:8]
+        for number, brand in enumerate(brands):
+            unit, amount, width = PRODUCT_UNITS[number % len(PRODUCT_UNITS)]
+            quantity = format_unit(amount, unit, width, locale=locale)
+            for price in PRODUCT_PRICES:
+                shown = format_currency(price, currency, locale=locale)
+                discount = format_percent(PRODUCT_DISCOUNTS[number % 3], locale=locale)
+                yield f"{brand}® {quantity} – {shown}"
+                yield f"{brand}™, {quantity}, {shown} ({discount})"
+                yield f"{shown} / {quantity}"
+
+
 def with_attachments(values: Iterator[str]) -> Iterator[str]:
     """Each non-ASCII value, alone and with each of :data:`ATTACHED`."""
     for value in values:
@@ -268,6 +341,7 @@ def main(argv: Sequence[str] = ()) -> None:
         "faker": list(with_attachments(faker_names(step))),
         "cldr": list(with_attachments(cldr_locale_names(step))),
         "metadata": list(with_attachments(metadata_lines())),
+        "products": list(with_attachments(product_strings(step))),
     }
     print(f"{'source':<10}{'strings':>10}{'changed':>9}{'changed (legacy)':>18}{'flagged':>9}")
     for name, values in sources.items():

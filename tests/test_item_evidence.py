@@ -15,6 +15,7 @@ from benchmarks.item_evidence import (
     faker_names,
     partial_figures,
     partly_damaged,
+    product_strings,
     with_attachments,
 )
 
@@ -24,6 +25,7 @@ from benchmarks.item_evidence import (
     [
         pytest.param(lambda: faker_names(step=10), id="faker-every-10th-locale"),
         pytest.param(lambda: cldr_locale_names(step=40), id="cldr-every-40th-locale"),
+        pytest.param(lambda: product_strings(step=3), id="products-every-3rd-language"),
     ],
 )
 def test_real_names_with_attachments_are_left_alone(source: object) -> None:
