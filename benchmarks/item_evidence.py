@@ -14,11 +14,13 @@ locale and CLDR locale; 1, the default, takes them all). Sources:
   (Babel), in title case and in capitals;
 - ``metadata``: the non-ASCII lines of the descriptions (METADATA) that the installed
   distributions ship (but ftfy's and this package's, which quote mojibake on purpose);
+- ``docs``: the non-ASCII lines of the documentation that Scrapy's and other packages'
+  sdists ship (``tests/data/sdist-docs/``, collected by ``scripts/collect_doc_sentences.py``);
 - ``products``: product strings in each language of the crawl benchmark: a company name of
   the language's Faker locale with ®/™, then prices, quantities and discounts as CLDR
   formats them in that locale (Babel: its currency, units, percent and number patterns,
   with their no-break and narrow no-break spaces, minus signs and bidi marks);
-- each of the last four with the possessive ``’s``, ``®``, ``™``, curly quotes and
+- each of the last five with the possessive ``’s``, ``®``, ``™``, curly quotes and
   guillemets attached as real text has them: 0 changed is the target, flags are counted;
 - ``partly damaged``: pycountry's translations with one name of a list damaged in each
   reading the package knows, clean accented text around it: flagged, wrong repairs (with
@@ -43,6 +45,9 @@ from benchmarks._negative import faker_values
 from scrapy_charset.items.textcheck import inspect_text
 
 FTFY_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "ftfy" / "test_cases.json"
+DOC_SENTENCES = FTFY_CASES.parents[1] / "sdist-docs" / "sentences.txt"
+#: The SHA-256 of :data:`DOC_SENTENCES`, as ``scripts/collect_doc_sentences.py`` wrote it.
+DOC_SENTENCES_FINGERPRINT = "41eea5057e2a0e7c6ffe6c35ef8d0755931c78f08d5a24b416190cd880d2b932"
 
 #: How real text attaches things to a name.
 ATTACHED: tuple[Callable[[str], str], ...] = (
@@ -249,6 +254,12 @@ def product_strings(step: int = 1) -> Iterator[str]:
                 yield f"{shown} / {quantity}"
 
 
+def doc_sentences() -> Iterator[str]:
+    """The non-ASCII lines of the documentation of Scrapy's and other packages' sdists."""
+    for row in DOC_SENTENCES.read_text("utf-8").splitlines():
+        yield row.split("\t", 1)[1]
+
+
 def with_attachments(values: Iterator[str]) -> Iterator[str]:
     """Each non-ASCII value, alone and with each of :data:`ATTACHED`."""
     for value in values:
@@ -341,6 +352,7 @@ def main(argv: Sequence[str] = ()) -> None:
         "faker": list(with_attachments(faker_names(step))),
         "cldr": list(with_attachments(cldr_locale_names(step))),
         "metadata": list(with_attachments(metadata_lines())),
+        "docs": list(with_attachments(doc_sentences())),
         "products": list(with_attachments(product_strings(step))),
     }
     print(f"{'source':<10}{'strings':>10}{'changed':>9}{'changed (legacy)':>18}{'flagged':>9}")

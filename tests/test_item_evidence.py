@@ -4,14 +4,18 @@ whole run and its figures per source are in docs/item-safety.md."""
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 
 import pytest
 
 from benchmarks.item_evidence import (
+    DOC_SENTENCES,
+    DOC_SENTENCES_FINGERPRINT,
     READINGS,
     cldr_locale_names,
     clean_figures,
+    doc_sentences,
     faker_names,
     partial_figures,
     partly_damaged,
@@ -26,18 +30,24 @@ from benchmarks.item_evidence import (
         pytest.param(lambda: faker_names(step=10), id="faker-every-10th-locale"),
         pytest.param(lambda: cldr_locale_names(step=40), id="cldr-every-40th-locale"),
         pytest.param(lambda: product_strings(step=3), id="products-every-3rd-language"),
+        pytest.param(doc_sentences, id="sdist-docs"),
     ],
 )
 def test_real_names_with_attachments_are_left_alone(source: object) -> None:
     values = list(with_attachments(source()))  # type: ignore[operator]
     found = clean_figures(values)
-    assert len(values) > 5000
+    assert len(values) > 2000
     assert (found["changed"], found["changed legacy"]) == (0, 0), found
     # Flags are counted, not repairs: a symbol after an accented capital that reads as a
     # weak UTF-8 sequence (CLDR's Yoruba "DIRHÀM ÈMÌRÂ®") is reported and left as it is.
     flagged = found["flagged"]
     assert isinstance(flagged, int)
     assert flagged <= len(values) // 10_000, found
+
+
+def test_doc_sentences_are_the_collected_ones() -> None:
+    """The file is what scripts/collect_doc_sentences.py wrote from the pinned sdists."""
+    assert hashlib.sha256(DOC_SENTENCES.read_bytes()).hexdigest() == DOC_SENTENCES_FINGERPRINT
 
 
 @cache

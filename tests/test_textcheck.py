@@ -249,6 +249,35 @@ def test_legitimate_text_is_left_alone(value: str) -> None:
     assert inspect_text(value, legacy=True) == TextReport()
 
 
+#: Correct text that a legacy reading would make letters of (legacy.MIN_SYMBOL_RUN): real
+#: lines of Babel's and lxml's change logs.
+SYMBOL_RUNS = [
+    pytest.param(
+        "- added pluralization support for currency names and added a '¤¤¤'",
+        id="babel-currency-placeholder-not-koi8",
+    ),
+    pytest.param(
+        "accepted non-decimal numbers like ``²²²`` as integers.", id="lxml-superscripts-not-big5"
+    ),
+    pytest.param("Rating: •••", id="bullets-not-windows-1251"),
+    pytest.param("Wait ··· x ··· y", id="dots-twice"),
+    pytest.param("“added a '¤¤¤'”®", id="with-quotes-and-marks-attached"),
+]
+
+
+@pytest.mark.parametrize("value", SYMBOL_RUNS)
+def test_a_run_of_one_symbol_has_no_legacy_reading(value: str) -> None:
+    assert inspect_text(value) == TextReport()
+    assert inspect_text(value, legacy=True) == TextReport()
+
+
+def test_a_letter_repeated_keeps_its_legacy_reading() -> None:
+    # Shift_JIS katakana: every lead byte is 0x83, "ƒ" in windows-1252.
+    damaged = misread("アフガニスタン", "cp932", "windows-1252")
+    assert set(damaged) - set("AtKjX^“") == {"ƒ"}
+    assert inspect_text(damaged, legacy=True).repaired == "アフガニスタン"
+
+
 @pytest.mark.parametrize(("value", "repaired", "encoding"), LEGACY_CASES)
 def test_legacy_repairs_on_request(value: str, repaired: str, encoding: str) -> None:
     assert inspect_text(value).repaired is None

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 
 from scrapy_charset.items.mojibake.chardata import (
     WINDOWS_1252_HIGH,
@@ -239,9 +240,33 @@ def _chardetng_guess(raw: bytes) -> str | None:
     return str(chardetng_py.detect(raw, allow_utf8=False))
 
 
+#: A text whose characters outside ASCII are one symbol (not a letter) written this many
+#: times or more (and the punctuation of :data:`QUOTES_AND_MARKS`) has no legacy
+#: reading: a run such as "¤¤¤" (a currency placeholder), "²²²" or "•••" is written as it
+#: is, while a legacy reading makes letters of it ("єєє" in KOI8-U, "眷深" in Big5,
+#: "ХХХ" in windows-1251). A shorter run makes no reading on its own (one needs two CJK
+#: characters or a Cyrillic word of three letters). A letter repeated is a legacy lead
+#: byte: "ƒ" is Shift_JIS's 0x83, the katakana lead ("ƒAƒtƒKƒj" is アフガニ).
+MIN_SYMBOL_RUN = 3
+#: The quotes, dashes and marks that Latin text attaches to a name or a line, left out of
+#: the test above ("'¤¤¤'®", "“²²²”").
+QUOTES_AND_MARKS = frozenset("‘’‚“”„«»‹›–—…®™©")
+
+
+def _one_symbol_run(text: str) -> bool:
+    """*text*'s characters outside ASCII, but :data:`QUOTES_AND_MARKS`, are one
+    symbol, :data:`MIN_SYMBOL_RUN` times or more."""
+    high = [c for c in text if c > "\x7f" and c not in QUOTES_AND_MARKS]
+    return (
+        len(high) >= MIN_SYMBOL_RUN
+        and len(set(high)) == 1
+        and not unicodedata.category(high[0]).startswith("L")
+    )
+
+
 def legacy_as_windows_1252(text: str) -> Finding | None:
     """Legacy CJK or Cyrillic bytes read as windows-1252: the finding, or None."""
-    if _no_reading(text):
+    if _no_reading(text) or _one_symbol_run(text):
         return None
     raw = encode_windows_1252(text)
     if raw is None:
