@@ -703,7 +703,7 @@ def _profile_summary(stats: pstats.Stats) -> str:
     crawl = max(total.values())
     pipeline = total.get("items/pipeline.py:process_item", 0.0)
     check = total.get("items/textcheck.py:inspect_text", 0.0)
-    middleware = total.get("scrapy_charset/middleware.py:process_response", 0.0)
+    middleware = total.get("responses/middleware.py:process_response", 0.0)
     return (
         f"\nOf {crawl:.1f} s: item pipeline {pipeline:.1f} s ({pipeline / crawl:.0%}), of "
         f"which inspect_text {check:.1f} s and the pipeline's own work "
