@@ -1,7 +1,10 @@
 """A whole crawl, three ways: plain Scrapy, the middleware alone, the add-on with everything on.
 
 Run: ``python -m benchmarks.crawl`` (``--pages 1000`` for a quick run; ``--rounds``,
-``--concurrency``; ``--profile addon`` to profile one mode with cProfile).
+``--concurrency``; ``--profile addon`` to profile one mode with cProfile;
+``--instructions`` to count each crawl's instructions under callgrind, which other work on
+the machine does not move: valgrind must be installed, and a crawl takes some 50 times
+longer).
 
 **The site.** A local server, started by this script in a process of its own, serves
 ``--pages`` generated pages of real multilingual text: names of territories, languages and
@@ -45,6 +48,7 @@ import os
 import pstats
 import queue
 import random
+import re
 import resource
 import subprocess
 import sys
@@ -463,6 +467,8 @@ class Verify:
             self.gc += time.process_time() - self.gc_start
 
     def opened(self) -> None:
+        if self.crawler.settings.getbool("BENCH_INSTRUCTIONS"):
+            os.getppid()  # callgrind (--dump-before=getppid) starts the crawl's part here
         self.gc = 0.0
         self.start_wall = time.perf_counter()
         self.start_cpu = _cpu()
@@ -482,6 +488,8 @@ class Verify:
         return item
 
     def closed(self, reason: str) -> None:
+        if self.crawler.settings.getbool("BENCH_INSTRUCTIONS"):
+            os.getppid()  # and ends it here
         wall = time.perf_counter() - self.start_wall
         cpu = _cpu() - self.start_cpu - self.cpu
         self.out.close()
@@ -521,6 +529,7 @@ def _child(config_path: str) -> None:
         "BENCH_DIFFERENT": config["different"],
         "BENCH_RESULT": config["result"],
         "BENCH_SAMPLE_EVERY": config["every"],
+        "BENCH_INSTRUCTIONS": bool(config.get("instructions")),
     }
     settings.update(SETTINGS[config["mode"]])  # the passthrough mode has its own pipelines
     process = CrawlerProcess(settings, install_root_handler=True)
@@ -553,6 +562,7 @@ class Run:
     peak: int
     causes: Counter[str]
     wrong: set[int]  # indexes of pages whose item differs
+    instructions: int | None = None  # from the spider's opening to its closing (callgrind)
 
     @property
     def rate(self) -> float:
@@ -617,12 +627,22 @@ def crawl_once(site: Site, mode: str, round_: int, args: argparse.Namespace, wor
         "different": str(work / f"different-{mode}-{round_}.jsonl"),
         "result": str(work / f"result-{mode}-{round_}.json"),
         "profile": str(work / f"{mode}.prof") if args.profile == mode else None,
+        "instructions": str(work / f"{mode}-{round_}.callgrind") if args.instructions else None,
     }
     config_path = work / f"config-{mode}-{round_}.json"
     config_path.write_text(json.dumps(config))
     before = server_cpu(port)
+    command = [sys.executable, "-m", "benchmarks.crawl", "--child", str(config_path)]
+    if config["instructions"]:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--dump-before=getppid",
+            f"--callgrind-out-file={config['instructions']}",
+            *command,
+        ]
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.crawl", "--child", str(config_path)],
+        command,
         capture_output=True,
         text=True,
         check=False,
@@ -660,7 +680,18 @@ def crawl_once(site: Site, mode: str, round_: int, args: argparse.Namespace, wor
         peak=result["peak"],
         causes=causes,
         wrong=wrong,
+        instructions=_crawl_instructions(config["instructions"]),
     )
+
+
+def _crawl_instructions(prefix: str | None) -> int | None:
+    """The instructions callgrind counted between the spider's opening and its closing:
+    its second part (the first ends at the opening)."""
+    if prefix is None:
+        return None
+    text = Path(f"{prefix}.2").read_text()
+    match = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
+    return int(match.group(1)) if match else None
 
 
 def _profile_summary(stats: pstats.Stats) -> str:
@@ -672,7 +703,7 @@ def _profile_summary(stats: pstats.Stats) -> str:
     crawl = max(total.values())
     pipeline = total.get("items/pipeline.py:process_item", 0.0)
     check = total.get("items/textcheck.py:inspect_text", 0.0)
-    middleware = total.get("scrapy_charset/middleware.py:process_response", 0.0)
+    middleware = total.get("responses/middleware.py:process_response", 0.0)
     return (
         f"\nOf {crawl:.1f} s: item pipeline {pipeline:.1f} s ({pipeline / crawl:.0%}), of "
         f"which inspect_text {check:.1f} s and the pipeline's own work "
@@ -723,6 +754,15 @@ def report(site: Site, runs: list[Run], args: argparse.Namespace) -> None:
             f"| {mode} | {rate:.1f} | {rate / plain_rate:.3f} | {cpu:.2f} | {cpu / plain_cpu:.3f} "
             f"| {collector:.2f} |"
         )
+    if args.instructions:
+        per_page = {
+            mode: _median([r.instructions / r.items for r in mode_runs if r.instructions])
+            for mode, mode_runs in by_mode.items()
+        }
+        print("\n| mode | instructions / page (median) | vs plain |")
+        print("|---|---:|---:|")
+        for mode, per in per_page.items():
+            print(f"| {mode} | {per:,.0f} | {per / per_page['plain']:.3f} |")
     print(f"\nRSS every {args.sample_every:,} items (MB), last round:")
     for mode, mode_runs in by_mode.items():
         samples = " ".join(f"{m / mb:.0f}" for m in mode_runs[-1].memory)
@@ -758,6 +798,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--sample-every", type=int, default=1000, help="items between RSS samples")
     parser.add_argument("--profile", choices=MODES, help="profile this mode with cProfile")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count each crawl's instructions under callgrind (valgrind)",
+    )
     parser.add_argument(
         "--modes",
         default=",".join(DEFAULT_MODES),
@@ -798,7 +843,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                     run = crawl_once(site, mode, round_, args, work)
                     print(
                         f"round {round_} {mode}: {run.rate:.1f} pages/s, "
-                        f"{run.cpu_per_1000:.2f} CPU s / 1,000 pages, {run.differ} differ",
+                        f"{run.cpu_per_1000:.2f} CPU s / 1,000 pages, {run.differ} differ"
+                        + (
+                            f", {run.instructions / max(1, run.items):,.0f} instructions / page"
+                            if run.instructions
+                            else ""
+                        ),
                         flush=True,
                     )
                     runs.append(run)

@@ -123,6 +123,10 @@ BLOCKS: dict[tuple[str, str], str] = {
     ): "tests/test_crawl_items.py::test_small_crawl_says_why_it_raised_no_alert",
     ("docs/performance.md", "python -m benchmarks.overhead"): NOT_OUTPUT,
     (
+        "docs/performance.md",
+        "python -m benchmarks.item_cost                 # microseconds, best of 5",
+    ): NOT_OUTPUT,
+    (
         "docs/demo.md",
         "[scrapy_charset.items.pipeline] WARNING: Charset alert:",
     ): "tests/test_demo.py::test_docs_show_the_demo_crawls_alert_and_summary",

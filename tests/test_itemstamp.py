@@ -171,6 +171,51 @@ def test_without_a_field_items_are_left_alone_and_their_source_kept() -> None:
     assert mw.sources.pop(item) == "meta"
 
 
+def _outputs(mw: CharsetItemStampMiddleware, page: Any, result: list[Any], form: str) -> list[Any]:
+    """The spider output after the middleware, through its sync or its async method."""
+    if form == "sync":
+        return list(mw.process_spider_output(page, iter(result)))
+
+    async def source() -> Any:
+        for output in result:
+            yield output
+
+    async def collect() -> list[Any]:
+        return [o async for o in mw.process_spider_output_async(page, source())]
+
+    coroutine = collect()  # nothing in it waits: run it to its end without an event loop
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return list(done.value)
+    raise AssertionError("the spider output waited on something")
+
+
+@pytest.mark.parametrize("form", ["sync", "async"])
+def test_the_spider_output_keeps_its_order_and_every_item_is_stamped(form: str) -> None:
+    """Requests and values that are not items pass through; each item gets its own stamp
+    and its source, read once for the response."""
+    mw = middleware()
+    request = scrapy.Request("http://example.com/next")
+    items = [{"name": "a"}, WithField(name="b"), DataclassWith(name="c")]
+    result = [items[0], request, items[1], "not an item", items[2]]
+    assert _outputs(mw, response(), result, form) == result
+    stamps = [ItemAdapter(item)["encoding"] for item in items]
+    assert stamps == [STAMP] * 3
+    assert stamps[0] is not stamps[1]  # each item its own dict
+    assert mw.stats.get_value("charset/stamp/items") == 3
+    assert mw.sources is not None
+    assert [mw.sources.pop(item) for item in items] == ["meta"] * 3
+
+
+@pytest.mark.parametrize("form", ["sync", "async"])
+def test_output_without_a_response_passes_through(form: str) -> None:
+    mw = middleware()
+    result = [{"name": "x"}]
+    assert _outputs(mw, None, result, form) == [{"name": "x"}]
+    assert mw.stats.get_value("charset/stamp/items") is None
+
+
 @pytest.mark.parametrize(
     ("settings", "expected"),
     [

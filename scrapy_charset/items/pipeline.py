@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import unicodedata
 from collections.abc import Mapping, MutableMapping, MutableSequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +40,12 @@ from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.items.stamp import STAMP_KEYS, item_sources
-from scrapy_charset.items.textcheck import inspect_text
+from scrapy_charset.items.textcheck import TextReport, inspect_text
 from scrapy_charset.signals import charset_alert
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
     from typing_extensions import Self
 
 __all__ = ["CLOSE_REASON", "CharsetDropItem", "CharsetPipeline"]
@@ -67,6 +69,10 @@ _STAMP_KEYS = frozenset(STAMP_KEYS)
 #: Values that hold no text: returned at once.
 _SCALARS = (int, float, complex, bytes, bytearray, memoryview, range, type(None))
 
+#: The damage kinds of a field found clean (shared: a field's own set is made at its first
+#: damage).
+_CLEAN: frozenset[str] = frozenset()
+
 #: A scan's answer for a value that stays as it is.
 _SAME: Any = object()
 #: The old value of a key that was not set: undone by deleting the key.
@@ -80,7 +86,7 @@ class CharsetDropItem(DropItem):
     """
 
 
-@dataclass
+@dataclass(slots=True)
 class _Edit:
     """One value to write: ``container[key] = new``, undone with ``container[key] = old``."""
 
@@ -90,12 +96,12 @@ class _Edit:
     new: Any
 
 
-@dataclass
+@dataclass(slots=True)
 class _Scan:
     """What one item holds and what is to be changed in it; built without changing it."""
 
     source: str | None
-    found: dict[str, set[str]] = field(default_factory=dict)  # path -> damage kinds
+    found: dict[str, AbstractSet[str]] = field(default_factory=dict)  # path -> damage kinds
     samples: dict[str, str] = field(default_factory=dict)  # path -> a damaged value
     still_damaged: set[str] = field(default_factory=set)  # paths left with damage
     chars: int = 0  # U+FFFD characters
@@ -202,6 +208,16 @@ class CharsetPipeline:
         crawler.signals.connect(self._forget, signal=signals.item_dropped)
         crawler.signals.connect(self._forget, signal=signals.item_error)
 
+    @property
+    def stats(self) -> StatsCollector:
+        return self._stats
+
+    @stats.setter
+    def stats(self, stats: StatsCollector) -> None:
+        self._stats = stats
+        # Bound once: Scrapy's stats collector resolves its methods on every access.
+        self._inc = stats.inc_value
+
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
@@ -218,11 +234,14 @@ class CharsetPipeline:
         """Scan, repair, record and report; an internal error leaves *item* as it came."""
         journal = _Journal()
         try:
-            if not ItemAdapter.is_item(item):
+            if type(item) is dict:  # the common case: the dict is its own adapter
+                adapter: MutableMapping[Any, Any] = item
+            elif ItemAdapter.is_item(item):
+                adapter = ItemAdapter(item)
+            else:
                 return item
             source = self.sources.pop(item)
-            self.stats.inc_value(keys.ITEMS_CHECKED)
-            adapter = ItemAdapter(item)
+            self._inc(keys.ITEMS_CHECKED)
             scan = self._scan(adapter, source)
             for edit in scan.edits:
                 journal.write(edit)
@@ -238,7 +257,7 @@ class CharsetPipeline:
 
     # --- scan: read everything, change nothing ---------------------------------------------
 
-    def _scan(self, adapter: ItemAdapter, source: str | None) -> _Scan:
+    def _scan(self, adapter: MutableMapping[Any, Any], source: str | None) -> _Scan:
         config = self.config
         scan = _Scan(source=source or self._stamped_source(adapter))
         for key in list(adapter.keys()):
@@ -304,11 +323,33 @@ class CharsetPipeline:
         """Inspect one string; its repaired and normalised value, or ``_SAME``."""
         config = self.config
         name = self._bound(path)
-        kinds = scan.found.setdefault(name, set())
+        found = scan.found
+        if name not in found:
+            found[name] = _CLEAN
         form = config.normalize.get(path)
         if form is None and text.isascii():
             return _SAME
         report = inspect_text(text, legacy=config.repair_legacy)
+        new = text
+        if report.replacement_chars or report.mojibake is not None:
+            new = self._damaged(scan, text, name, report)
+        if form is not None:
+            normalized = unicodedata.normalize(form, new)
+            if normalized != new:
+                scan.changes.append(_change(name, new, normalized, form.lower()))
+                scan.normalized.append(name)
+                new = normalized
+        if new is text:
+            return _SAME
+        return new if type(text) is str else type(text)(new)
+
+    def _damaged(self, scan: _Scan, text: str, name: str, report: TextReport) -> str:
+        """Record the damage *report* found in *text* at *name*; the repaired value, or
+        *text*."""
+        config = self.config
+        held = scan.found[name]
+        kinds: set[str] = held if isinstance(held, set) else set()
+        scan.found[name] = kinds
         new = text
         if report.replacement_chars:
             scan.chars += report.replacement_chars
@@ -330,17 +371,9 @@ class CharsetPipeline:
                     scan.still_damaged.add(name)
             else:
                 scan.still_damaged.add(name)
-        if form is not None:
-            normalized = unicodedata.normalize(form, new)
-            if normalized != new:
-                scan.changes.append(_change(name, new, normalized, form.lower()))
-                scan.normalized.append(name)
-                new = normalized
-        if new is text:
-            return _SAME
-        return new if type(text) is str else type(text)(new)
+        return new
 
-    def _stamped_source(self, adapter: ItemAdapter) -> str | None:
+    def _stamped_source(self, adapter: MutableMapping[Any, Any]) -> str | None:
         """The source on the item's stamp, for an item the spider middleware did not see."""
         field = self.config.item_field
         if not field:
@@ -363,7 +396,11 @@ class CharsetPipeline:
     # --- record: the repairs field -----------------------------------------------------------
 
     def _record(
-        self, adapter: ItemAdapter, item: Any, changes: list[dict[str, str]], journal: _Journal
+        self,
+        adapter: MutableMapping[Any, Any],
+        item: Any,
+        changes: list[dict[str, str]],
+        journal: _Journal,
     ) -> None:
         """Add *changes* to the repairs field, unless it holds the user's own value."""
         field = self.config.repairs_field
@@ -371,7 +408,7 @@ class CharsetPipeline:
         old = adapter.get(field, _ABSENT)
         previous = None if old is _ABSENT else old
         if not _is_records(previous):
-            self.stats.inc_value(keys.FIELD_TAKEN)
+            self._inc(keys.FIELD_TAKEN)
             self._warn_once(
                 field,
                 type(item),
@@ -383,7 +420,7 @@ class CharsetPipeline:
         try:
             journal.write(_Edit(adapter, field, old, [*(previous or ()), *changes]))
         except KeyError:
-            self.stats.inc_value(keys.UNDECLARED_FIELD)
+            self._inc(keys.UNDECLARED_FIELD)
             self._warn_once(
                 field,
                 type(item),
@@ -395,7 +432,7 @@ class CharsetPipeline:
     # --- report: stats, alerts (alerts.py decides), the optional drop -----------------------
 
     def _report(self, scan: _Scan) -> None:
-        inc = self.stats.inc_value
+        inc = self._inc
         for name, kind in scan.repaired:
             inc(keys.repaired_field(name))
             inc(keys.repaired_kind(kind))
@@ -408,8 +445,8 @@ class CharsetPipeline:
         self._count(scan.found, scan.chars, scan.source)
         self._decide(scan)
 
-    def _count(self, found: dict[str, set[str]], chars: int, source: str | None) -> None:
-        inc = self.stats.inc_value
+    def _count(self, found: dict[str, AbstractSet[str]], chars: int, source: str | None) -> None:
+        inc = self._inc
         replacement = mojibake = False
         for path, kinds in found.items():
             for kind in kinds:
@@ -431,7 +468,7 @@ class CharsetPipeline:
     def _drop_if_damaged(self, scan: _Scan) -> None:
         limit = self.config.drop_item_fields
         if limit and len(scan.still_damaged) >= limit:
-            self.stats.inc_value(keys.ITEMS_DROPPED)
+            self._inc(keys.ITEMS_DROPPED)
             raise CharsetDropItem(
                 f"U+FFFD or mojibake left in {len(scan.still_damaged)} field(s): "
                 + ", ".join(sorted(scan.still_damaged))
@@ -466,7 +503,7 @@ class CharsetPipeline:
                 self._close(*hit)
 
     def _alert(self, alert: Alert) -> None:
-        self.stats.inc_value(keys.alert(alert.kind))
+        self._inc(keys.alert(alert.kind))
         rule = (
             f"{alert.rate:.1%} of {alert.items} items"
             if alert.rule == "rate"

@@ -29,12 +29,12 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import Request
 from scrapy.exceptions import NotConfigured
-from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
@@ -45,6 +45,8 @@ from scrapy_charset.items.config import ItemChecksConfig
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from scrapy.statscollectors import StatsCollector
+    from typing_extensions import Self
 
 __all__ = [
     "MAX_PENDING",
@@ -145,12 +147,29 @@ def stamp_from_decision(decision: Any) -> dict[str, Any] | None:
     return stamp if stamp["encoding"] else None
 
 
-class CharsetItemStampMiddleware(BaseSpiderMiddleware):
+class _Page:
+    """One response's part of its items' stamps, read at its first item."""
+
+    __slots__ = ("error", "source", "stamp")
+
+    def __init__(self) -> None:
+        self.source: str | None = None
+        self.stamp: dict[str, Any] | None = None
+        self.error: Exception | None = None
+
+
+class CharsetItemStampMiddleware:
     """Tell the item pipeline which decision each item's response had and, with
-    ``CHARSET_ITEM_FIELD``, put the decision on every item."""
+    ``CHARSET_ITEM_FIELD``, put the decision on every item.
+
+    The response's part (its decision's source and stamp) is read once per response, at
+    its first item; each item then costs a type check, the source's bookkeeping and, with
+    the field, one write. It has no ``process_start``: start requests and start items
+    carry no response and pass it by.
+    """
 
     def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
+        self.crawler = crawler
         with stops_the_crawl():
             config = ItemChecksConfig.from_settings(crawler.settings)
         if not config.charset_enabled:
@@ -167,47 +186,120 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
         self.stats = crawler.stats
         self._warn = Once(logger, extra={"crawler": crawler})
 
-    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+    @property
+    def stats(self) -> StatsCollector:
+        return self._stats
+
+    @stats.setter
+    def stats(self, stats: StatsCollector) -> None:
+        self._stats = stats
+        # Bound once: Scrapy's stats collector resolves its methods on every access.
+        self._inc = stats.inc_value
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_spider_output(
+        self, response: Response | None, result: Iterable[Any], spider: Any = None
+    ) -> Iterable[Any]:
         if response is None:
-            return item
-        try:
-            self._stamp(item, response)
-        except Exception as error:
-            self._failed(error)
+            yield from result
+            return
+        page: _Page | None = None
+        for output in result:
+            if type(output) is dict or not isinstance(output, Request):
+                if page is None:
+                    page = self._page(response)
+                self._take(output, page)
+            yield output
+
+    async def process_spider_output_async(
+        self, response: Response | None, result: AsyncIterator[Any], spider: Any = None
+    ) -> AsyncIterator[Any]:
+        if response is None:
+            async for output in result:
+                yield output
+            return
+        page: _Page | None = None
+        async for output in result:
+            if type(output) is dict or not isinstance(output, Request):
+                if page is None:
+                    page = self._page(response)
+                self._take(output, page)
+            yield output
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request:
+        """A request passes through as it is."""
+        return request
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        """Stamp one *item* of *response* (``None`` for a start item, left alone)."""
+        if response is not None:
+            self._take(item, self._page(response))
         return item
 
-    def _stamp(self, item: Any, response: Response) -> None:
-        if not ItemAdapter.is_item(item):
-            return
+    def _page(self, response: Response) -> _Page:
+        """What every item of *response* gets: its decision's source and stamp."""
         try:
             decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
+        page = _Page()
+        if not isinstance(decision, Mapping):
+            return page
         sources = self.sources
-        if sources is not None and sources.consumed and isinstance(decision, Mapping):
-            source = decision.get("source")
-            if source and sources.remember(item, str(source)):
+        try:
+            if sources is not None and sources.consumed:
+                source = decision.get("source")
+                page.source = str(source) if source else None
+            if self.field is not None:
+                page.stamp = stamp_from_decision(decision)
+        except Exception as error:
+            page.error = error
+        return page
+
+    def _take(self, item: Any, page: _Page) -> None:
+        """Keep *item*'s source for the pipeline and stamp it; an internal error lets it
+        through as it came."""
+        try:
+            if type(item) is not dict and not ItemAdapter.is_item(item):
+                return
+            sources = self.sources
+            if (
+                page.source is not None
+                and sources is not None
+                and sources.remember(item, page.source)
+            ):
                 self._evicted()
-        if self.field is None:
-            return
-        stamp = stamp_from_decision(decision)
+            if page.error is not None:
+                raise page.error
+            if self.field is not None:
+                self._stamp(item, page.stamp)
+        except Exception as error:
+            self._failed(error)
+
+    def _stamp(self, item: Any, stamp: dict[str, Any] | None) -> None:
+        field = self.field
+        assert field is not None
         if stamp is None:
-            self.stats.inc_value(keys.STAMP_MISSING)
+            self._inc(keys.STAMP_MISSING)
+            return
+        if type(item) is dict:
+            if item.get(field) is not None:
+                self._taken(item)
+                return
+            item[field] = stamp.copy()  # each item its own
+            self._inc(keys.STAMPED)
             return
         adapter = ItemAdapter(item)
-        if adapter.get(self.field) is not None:
-            self.stats.inc_value(keys.STAMP_FIELD_TAKEN)
-            self._warn_once(
-                item,
-                "%(cls)s items hold their own value in the %(field)r field: it is left as it "
-                "is and not stamped with the encoding decision (choose another "
-                "CHARSET_ITEM_FIELD)",
-            )
+        if adapter.get(field) is not None:
+            self._taken(item)
             return
         try:
-            adapter[self.field] = stamp
+            adapter[field] = stamp.copy()
         except KeyError:
-            self.stats.inc_value(keys.STAMP_UNDECLARED)
+            self._inc(keys.STAMP_UNDECLARED)
             self._warn_once(
                 item,
                 "%(cls)s does not declare the %(field)r field: its items are not stamped "
@@ -215,7 +307,16 @@ class CharsetItemStampMiddleware(BaseSpiderMiddleware):
                 "CHARSET_ITEM_FIELD)",
             )
             return
-        self.stats.inc_value(keys.STAMPED)
+        self._inc(keys.STAMPED)
+
+    def _taken(self, item: Any) -> None:
+        self._inc(keys.STAMP_FIELD_TAKEN)
+        self._warn_once(
+            item,
+            "%(cls)s items hold their own value in the %(field)r field: it is left as it "
+            "is and not stamped with the encoding decision (choose another "
+            "CHARSET_ITEM_FIELD)",
+        )
 
     def _evicted(self) -> None:
         self.stats.inc_value(keys.SOURCES_EVICTED)
