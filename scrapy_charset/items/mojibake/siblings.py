@@ -29,6 +29,7 @@ import functools
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import (
@@ -63,19 +64,6 @@ CASE_BREAK = 6.0
 SMOOTHING = 4.0
 
 
-@functools.cache
-def _table() -> tuple[dict[str, float], dict[str, float], float, int]:
-    """(pair counts, first-character counts, all pairs, characters), read once."""
-    pairs = {
-        pair: 2 ** (level / _bigrams.STEPS)
-        for level, chars in _bigrams.PAIRS
-        for pair in (chars[i : i + 2] for i in range(0, len(chars), 2))
-    }
-    singles = {c: 2 ** (level / _bigrams.STEPS) for level, chars in _bigrams.SINGLES for c in chars}
-    return pairs, singles, sum(singles.values()), len(singles) + 1
-
-
-@functools.lru_cache(maxsize=8192)
 def _symbol(c: str) -> str:
     """*c* as the table counts it (``scripts/generate_bigrams.py``'s ``symbol``)."""
     if c.isdigit():
@@ -86,21 +74,57 @@ def _symbol(c: str) -> str:
     return lower if len(lower) == 1 else c
 
 
-@functools.lru_cache(maxsize=65536)
-def _pair(a: str, b: str) -> float:
-    pairs, singles, total, size = _table()
-    alone = (singles.get(b, 0.0) + 0.5) / (total + size)
-    return math.log((pairs.get(a + b, 0.0) + SMOOTHING * alone) / (singles.get(a, 0.0) + SMOOTHING))
+class _Symbols(dict[int, str]):
+    """``str.translate``'s table of :func:`_symbol`, filled as characters come."""
+
+    def __missing__(self, code: int) -> str:
+        mapped = self[code] = _symbol(chr(code))
+        return mapped
+
+
+_SYMBOLS = _Symbols()
+
+
+@functools.cache
+def _table() -> tuple[dict[str, float], dict[str, float], dict[str, float], float, float]:
+    """The log-likelihood of each pair of the table, and of a pair never seen: what its
+    second character adds (by its own frequency) and what its first one takes away,
+    with their values for a character never seen. Read once."""
+    pairs = {
+        pair: 2 ** (level / _bigrams.STEPS)
+        for level, chars in _bigrams.PAIRS
+        for pair in (chars[i : i + 2] for i in range(0, len(chars), 2))
+    }
+    singles = {c: 2 ** (level / _bigrams.STEPS) for level, chars in _bigrams.SINGLES for c in chars}
+    total = sum(singles.values()) + len(singles) + 1
+    alone = {c: (n + 0.5) / total for c, n in singles.items()}
+    unseen = 0.5 / total
+    logs = {
+        pair: math.log(n + SMOOTHING * alone.get(pair[1], unseen))
+        - math.log(singles.get(pair[0], 0.0) + SMOOTHING)
+        for pair, n in pairs.items()
+    }
+    seconds = {c: math.log(SMOOTHING * p) for c, p in alone.items()}
+    firsts = {c: math.log(n + SMOOTHING) for c, n in singles.items()}
+    return logs, seconds, firsts, math.log(SMOOTHING * unseen), math.log(SMOOTHING)
 
 
 @functools.lru_cache(maxsize=8192)
 def score(text: str) -> float:
     """The log-likelihood of *text* under the pair table, with a cost per case break."""
-    mapped = " " + "".join(_symbol(c) for c in text) + " "
-    while "  " in mapped:
-        mapped = mapped.replace("  ", " ")
-    total = sum(_pair(mapped[i], mapped[i + 1]) for i in range(len(mapped) - 1))
-    return total - CASE_BREAK * _case_breaks(text)
+    logs, seconds, firsts, second_unseen, first_unseen = _table()
+    mapped = " " + " ".join(text.translate(_SYMBOLS).split()) + " "
+    total = 0.0
+    for pair in map(str.__add__, mapped, mapped[1:]):
+        known = logs.get(pair)
+        if known is None:
+            known = seconds.get(pair[1], second_unseen) - firsts.get(pair[0], first_unseen)
+        total += known
+    return total - CASE_BREAK * _case_breaks(text) if _CASED.search(text) else total
+
+
+#: A character with case after another one: only then can a segment break case.
+_CASED = re.compile(r"[^\W\d_][A-Z\u00c0-\U0010ffff]")
 
 
 def _case_breaks(text: str) -> int:
@@ -142,6 +166,18 @@ def _bytes(sequence: str, name: str) -> bytes | None:
 def reading(segment: str, name: str) -> str | None:
     """*segment* with each UTF-8 sequence as *name* shows it decoded, or None when it
     shows none."""
+    raw = _bytes(segment, name)
+    if raw is not None:
+        # Most often every character is ASCII or a byte of a sequence: one decode.
+        try:
+            whole = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            if whole == segment:
+                return None
+            if not any(unicodedata.category(c) in _NOT_TEXT for c in whole if c > "\x7f"):
+                return whole
     out: list[str] = []
     last = 0
     for match in _sequence(name).finditer(segment):
@@ -186,6 +222,35 @@ def _text(damaged: str, other: str) -> bool:
 _SEGMENT = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
 
 
+_SPACES = " \t\r\n"
+
+
+def _common(a: str, b: str, most: int, part: Callable[[str, int], str]) -> int:
+    """The longest *n* up to *most* for which ``part(a, n) == part(b, n)``, by halves
+    (each comparison is one ``memcmp``)."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        if part(a, middle) == part(b, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _changed(damaged: str, repaired: str) -> tuple[str, str]:
+    """The part of *damaged* and *repaired* from the first segment that differs to the
+    last one: the segments around are the same in both."""
+    end = min(len(damaged), len(repaired))
+    start = _common(damaged, repaired, end, lambda t, n: t[:n])
+    tail = _common(damaged, repaired, end - start, lambda t, n: t[len(t) - n :])
+    while start > 0 and damaged[start - 1] not in _SPACES:
+        start -= 1
+    while tail > 0 and damaged[len(damaged) - tail] not in _SPACES:
+        tail -= 1
+    return damaged[start : len(damaged) - tail], repaired[start : len(repaired) - tail]
+
+
 def competing(damaged: str, repaired: str, own: str | None = None) -> tuple[str, str] | None:
     """(reading, segment) when a reading other than the repair's gives a segment of
     *damaged* that is about as likely as the repair, or more: the repair is not certain.
@@ -194,6 +259,7 @@ def competing(damaged: str, repaired: str, own: str | None = None) -> tuple[str,
 
     *own* is the reading the repair undid, when known: its own text for a segment is the
     repair with fewer layers or fixes undone ("Ã" on the way to "à"), no sibling."""
+    damaged, repaired = _changed(damaged, repaired)
     before, after = _SEGMENT.findall(damaged), _SEGMENT.findall(repaired)
     if len(before) != len(after):
         before, after = [damaged], [repaired]
@@ -204,10 +270,10 @@ def competing(damaged: str, repaired: str, own: str | None = None) -> tuple[str,
         prior = max((PRIORS.get(name, 0.0) for name, other in found if other == new), default=0.0)
         least: float | None = None
         for name, other in found:
-            if other == new or name == own or not _text(old, other):
+            if other == new or name == own:
                 continue
             if least is None:
                 least = score(new) - MARGIN + prior
-            if score(other) > least:
+            if score(other) > least and _text(old, other):
                 return name, old
     return None
