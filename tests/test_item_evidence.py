@@ -66,18 +66,12 @@ NOT_FLAGGED = {
     "x-mac-cyrillic": "the pre-filter has no x-mac-cyrillic marks: found only next to "
     "another reading's",
 }
-#: Readings whose default repair can be wrong: windows-1252 and ftfy's decoders read the
-#: phrase in another reading whose characters look the same ("Ć¶" is ƶ in windows-1250
-#: and ö in windows-1257) and the result is plausible text too.
-WRONG_DEFAULT = dict.fromkeys(
-    ("windows-1257", "ISO-8859-2", "macintosh", "x-mac-cyrillic"),
-    "another reading of the same characters gives plausible text: the character sets of "
-    "CLDR do not tell which reading is right",
-)
-WRONG_LEGACY = {**WRONG_DEFAULT, "windows-1250": WRONG_DEFAULT["windows-1257"]}
 #: A repair that leaves a lone weak sequence of the phrase (one character of a word)
 #: that the next check does not find on its own either.
-HIDDEN = dict.fromkeys(READINGS, "a lone weak sequence left by a repair is not found again")
+HIDDEN = dict.fromkeys(
+    (r for r in READINGS if r != "ISO-8859-2"),
+    "a lone weak sequence left by a repair is not found again",
+)
 
 
 @pytest.mark.parametrize("reading", READINGS)
@@ -87,19 +81,16 @@ def test_partly_damaged_fields_are_flagged(reading: str, request: pytest.Fixture
     assert row["flagged"] >= 0.95 * row["fields"], row
 
 
+# A reading whose look-alike characters give plausible text too ("Ć¶" is ƶ in
+# windows-1250 and ö in windows-1257) competes with the repair (siblings.py): the segment
+# is reported, not repaired in the wrong reading.
 @pytest.mark.parametrize("reading", READINGS)
-def test_partly_damaged_fields_no_wrong_repair(
-    reading: str, request: pytest.FixtureRequest
-) -> None:
-    _gaps(request, reading, WRONG_DEFAULT)
+def test_partly_damaged_fields_no_wrong_repair(reading: str) -> None:
     assert _partial()[reading]["wrong"] == 0
 
 
 @pytest.mark.parametrize("reading", READINGS)
-def test_partly_damaged_fields_no_wrong_repair_with_legacy(
-    reading: str, request: pytest.FixtureRequest
-) -> None:
-    _gaps(request, reading, WRONG_LEGACY)
+def test_partly_damaged_fields_no_wrong_repair_with_legacy(reading: str) -> None:
     assert _partial()[reading]["wrong legacy"] == 0
 
 

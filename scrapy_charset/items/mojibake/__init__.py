@@ -9,7 +9,9 @@ ftfy splits it:
   C speed, and the evidence rule a repair needs, with its thresholds;
 - :mod:`.fixes`: the repairs of UTF-8 read as a single-byte encoding or as Shift_JIS, and
   of stray C1 controls;
-- :mod:`.legacy`: legacy CJK and Cyrillic bytes read as windows-1252.
+- :mod:`.legacy`: legacy CJK and Cyrillic bytes read as windows-1252;
+- :mod:`.siblings`: which single-byte reading of a damaged segment real text supports,
+  when several give letters some language uses.
 
 Repairs of UTF-8 read as windows-1252, latin-1 or windows-1251, and of double-encoded
 UTF-8, are exact inverses (re-encode the damaged segment, decode it as UTF-8): they are the
@@ -50,6 +52,8 @@ from scrapy_charset.items.mojibake.fixes import (
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
 from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.siblings import RULE as SIBLING_RULE
+from scrapy_charset.items.mojibake.siblings import competing
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
@@ -74,10 +78,42 @@ def find_mojibake(text: str) -> Finding | None:
     if not marks.any:
         return None
     found = _find(text, marks)
+    if found is not None and found.repaired is not None and found.kind in _SIBLING_KINDS:
+        sibling = competing(text, found.repaired, _OWN_READING.get(found.kind))
+        if sibling is not None:
+            # Another reading gives text about as likely: the segment is reported, not
+            # repaired in a reading that may be the wrong one.
+            reading, segment = sibling
+            return Finding(
+                found.kind,
+                None,
+                lossy=found.lossy,
+                encoding=found.encoding,
+                rule=f"{SIBLING_RULE}:{reading}",
+                evidence=segment,
+            )
     if found is None or found.rule is not None:
         return found
     rule, found_on = _explained(text, marks, found)
     return dataclasses.replace(found, rule=rule, evidence=found_on)
+
+
+#: The reading the repair of a kind undid, when the kind says.
+_OWN_READING = {
+    MojibakeKind.UTF8_AS_WINDOWS_1252: "windows-1252",
+    MojibakeKind.UTF8_DOUBLE_ENCODED: "windows-1252",
+    MojibakeKind.UTF8_AS_WINDOWS_1251: "windows-1251",
+}
+#: The kinds whose repair reads UTF-8 bytes in one single-byte encoding, where a sibling
+#: reading competes (:mod:`.siblings`).
+_SIBLING_KINDS = frozenset(
+    {
+        MojibakeKind.UTF8_AS_WINDOWS_1252,
+        MojibakeKind.UTF8_DOUBLE_ENCODED,
+        MojibakeKind.UTF8_AS_WINDOWS_1251,
+        MojibakeKind.UTF8_AS_OTHER,
+    }
+)
 
 
 #: The rule of the kinds that guess a reading, by kind.

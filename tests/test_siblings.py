@@ -1,0 +1,119 @@
+# ruff: noqa: RUF001 (look-alike characters are the data here)
+"""Sibling readings (scrapy_charset/items/mojibake/siblings.py): the pair table generated
+from CLDR's names, the readings it tells apart, and the rule that reports a segment whose
+readings it cannot tell apart. The examples are names of pycountry's translations, the
+text of the partly damaged fields of benchmarks/item_evidence.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scrapy_charset.items.mojibake import _bigrams
+from scrapy_charset.items.mojibake.siblings import RULE, competing, reading, score
+from scrapy_charset.items.textcheck import inspect_text
+from tests.spec import REPO
+
+GENERATOR = REPO / "scripts" / "generate_bigrams.py"
+
+
+def test_generated_table_is_current() -> None:
+    babel = pytest.importorskip("babel")
+    if babel.__version__ != _bigrams.BABEL_VERSION:
+        pytest.skip(f"the table is made from Babel {_bigrams.BABEL_VERSION}")
+    result = subprocess.run(
+        [sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_generated_table_records_its_source_and_licence() -> None:
+    text = (REPO / "scrapy_charset" / "items" / "mojibake" / "_bigrams.py").read_text("utf-8")
+    assert f"Babel {_bigrams.BABEL_VERSION}" in text
+    assert "Unicode License v3" in text
+    assert "Do not edit" in text
+    assert len(_bigrams.FINGERPRINT) == 64
+    assert _bigrams.NAMES > 100_000
+
+
+# (damaged, reading, what that reading gives): each reading gives its own text.
+READING_EXAMPLES = [
+    pytest.param("Ć‰tat", "windows-1257", "État", id="windows-1257-e-acute"),
+    pytest.param("Ć‰tat", "windows-1250", "Ɖtat", id="windows-1250-african-d"),
+    pytest.param("SĂźĂźria", "ISO-8859-2", "Süüria", id="iso-8859-2-u-umlaut"),
+    pytest.param("SĂźĂźria", "windows-1250", "Sßßria", id="windows-1250-sharp-s"),
+    pytest.param("TiбЇњng", "x-mac-cyrillic", "Tiếng", id="x-mac-cyrillic-vietnamese"),
+    pytest.param("TiбЇњng", "windows-1251", "Tiᯜng", id="windows-1251-batak"),
+    pytest.param("–æ–ª–∫–æ–ª", "macintosh", "олкол", id="macintosh-cyrillic"),
+    pytest.param("SÃ£o", "windows-1252", "São", id="windows-1252-a-tilde"),
+    pytest.param("SÃ£o", "macintosh", "S\u0323o", id="macintosh-dot-below"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "name", "expected"), READING_EXAMPLES)
+def test_reading(damaged: str, name: str, expected: str) -> None:
+    assert reading(damaged, name) == expected
+
+
+# (right, wrong): the reading real text supports scores higher than its sibling's.
+SCORE_EXAMPLES = [
+    pytest.param("État", "Ɖtat", id="french-against-windows-1250"),
+    pytest.param("Árabes", "Ɓrabes", id="portuguese-against-windows-1250"),
+    pytest.param("Süüria", "Sßßria", id="estonian-against-windows-1250"),
+    pytest.param("konžština", "konŞťtina", id="czech-against-windows-1250"),
+    pytest.param("Tiếng", "Tiᯜng", id="vietnamese-against-windows-1251"),
+    pytest.param("Тирхутская", "–¢–∏—ė֗ɗǗŖ∫–∞—è", id="russian-against-windows-1252"),
+    pytest.param("Micronésia", "MicronÊsia", id="case-break-costs"),
+]
+
+
+@pytest.mark.parametrize(("right", "wrong"), SCORE_EXAMPLES)
+def test_real_text_scores_higher(right: str, wrong: str) -> None:
+    assert score(right) > score(wrong)
+
+
+# (field, reading that competes, damaged segment): the repair another reading competes
+# with is reported, not applied, with and without legacy=True; its rule names the reading.
+SIBLING_EXAMPLES = [
+    pytest.param(
+        "Ć‰tat plurinational de Bolivie, Bénin", "windows-1257", "Ć‰tat", id="windows-1257"
+    ),
+    pytest.param("Emirados Ć\x81rabes Unidos, Moçambique", "windows-1257", "Ć\x81rabes",
+                 id="windows-1257-c1-byte"),
+    pytest.param("Süüria, SĂźĂźria Araabia Vabariik", "ISO-8859-2", "SĂźĂźria", id="iso-8859-2"),
+    pytest.param("Džürčenské, konĹžĹĄtina", "ISO-8859-2", "konĹžĹĄtina", id="iso-8859-2-czech"),
+    pytest.param("Bolívie, –¢–∏—Ä—Ö—É—Ç—Å–∫–∞—è", "macintosh", "–¢–∏—Ä—Ö—É—Ç—Å–∫–∞—è",
+                 id="macintosh-cyrillic"),
+    pytest.param("Tiếng Việt, TiбЇњng Lo-di", "x-mac-cyrillic", "TiбЇњng",
+                 id="x-mac-cyrillic-vietnamese"),
+    pytest.param("Île de Man, Ć\xa0rab", "windows-1257", "Ć\xa0rab", id="windows-1257-a-grave"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "name", "segment"), SIBLING_EXAMPLES)
+@pytest.mark.parametrize("legacy", [False, True], ids=["default", "legacy"])
+def test_sibling_reading_is_reported_not_repaired(
+    field: str, name: str, segment: str, legacy: bool
+) -> None:
+    report = inspect_text(field, legacy=legacy)
+    assert not report.clean
+    assert report.repaired is None
+    assert report.rule == f"{RULE}:{name}"
+    assert report.evidence == segment
+
+
+# (field, repaired): repairs no other reading competes with stay.
+CERTAIN_EXAMPLES = [
+    pytest.param("São Tomé, SÃ£o Paulo", "São Tomé, São Paulo", id="windows-1252-prior"),
+    pytest.param("Bénin, CafÃ© crÃ¨me", "Bénin, Café crème", id="windows-1252"),
+    pytest.param("Ελλάδα, Î\xa0ÎµÏ\x81ÏƒÎ¹ÎºÎ¬", "Ελλάδα, Περσικά", id="windows-1252-greek"),
+    pytest.param("Ecuadorâ\x80\x99s â\x80\x98purely", "Ecuador’s ‘purely", id="ftfy-latin-1"),
+]
+
+
+@pytest.mark.parametrize(("field", "repaired"), CERTAIN_EXAMPLES)
+def test_certain_repair_is_kept(field: str, repaired: str) -> None:
+    assert competing(field, repaired) is None
+    assert inspect_text(field).repaired == repaired
