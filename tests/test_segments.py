@@ -71,3 +71,83 @@ def test_lossy_mojibake_keeps_one_replacement_character(damaged: str, repaired: 
     report = inspect_text(damaged)
     assert report.repaired == repaired
     assert report.lossy
+
+
+# Damage a repair left, one sequence of a word: (damaged, repaired, found again alone).
+LEFT_BY_A_REPAIR = [
+    pytest.param(
+        "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, Узбекистан",
+        "Кпелле, Уоллес Рё Футана, Узбекистан",
+        False,
+        id="a-segment-made-of-one-letters-only-sequence",
+    ),
+    pytest.param(
+        "Фінляндыя, Р‘РѕСЃРЅС–СЏ С– Р“РµСЂС†Р°РіР°РІС–РЅР°",
+        "Фінляндыя, Боснія С– Герцагавіна",
+        False,
+        id="a-lone-weak-sequence-of-the-fields-script",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired", "found_again"), LEFT_BY_A_REPAIR)
+def test_a_sequence_a_repair_left_is_damage_left(
+    damaged: str, repaired: str, found_again: bool
+) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert report.partial
+    assert report.remaining == MojibakeKind.UTF8_AS_WINDOWS_1251
+    assert report.remaining_segments == 1
+
+
+@pytest.mark.parametrize(
+    "repaired",
+    [
+        pytest.param(
+            "Кпелле, Уоллес Рё Футана, Узбекистан",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a sequence of letters of the field's own script (Рё is и) is no "
+                "evidence alone: correct Russian has such pairs (Её)",
+            ),
+            id="letters-of-the-fields-script",
+        ),
+        pytest.param(
+            "Фінляндыя, Боснія С– Герцагавіна",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a capital and a dash of the field's own script (С– is і) is no "
+                "evidence alone: ranges are written so (А–Я)",
+            ),
+            id="weak-sequence-of-the-fields-script",
+        ),
+        pytest.param("Фінляндыя, Боснія Ñ– Герцагавіна", id="latin-in-a-cyrillic-field"),
+        pytest.param(
+            "رموز مخصصة للمعاملات التي لا تتضمن ŘŁŮŠŘ© عملة", id="latin-in-an-arabic-field"
+        ),
+    ],
+)
+def test_damage_left_is_found_again_alone(repaired: str) -> None:
+    assert not inspect_text(repaired).clean
+
+
+def test_latin_letters_of_a_field_of_another_script_are_evidence() -> None:
+    report = inspect_text("Фінляндыя, Боснія Ñ– Герцагавіна")
+    assert (report.mojibake, report.rule, report.evidence) == (
+        MojibakeKind.UTF8_AS_WINDOWS_1252,
+        "lone-latin-letters",
+        "Ñ–",
+    )
+    assert report.repaired is None  # reported: the token step weighs the token alone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Фінляндыя, Боснія Ñ– Герцагавіна, Ñandú", id="an-ascii-letter-elsewhere"),
+        pytest.param("Фінляндыя, Ñ– ÅÄÖ", id="a-latin-word-elsewhere"),
+    ],
+)
+def test_a_latin_word_in_a_field_keeps_its_accents(text: str) -> None:
+    assert inspect_text(text).rule != "lone-latin-letters"

@@ -24,6 +24,7 @@ import dataclasses
 import unicodedata
 
 from scrapy_charset.items.mojibake.badness import (
+    LONE_LATIN_RULE,
     Evidence,
     Marks,
     evidence,
@@ -104,6 +105,36 @@ def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str
 
 
 def _find(text: str, marks: Marks) -> Finding | None:
+    found = _find_repair(text, marks)
+    if found is None and evidence(text, marks=marks, until=Evidence.is_some).some:
+        return _unrepaired(text, marks)
+    return found
+
+
+#: The kind of UTF-8 mojibake by the reading that shows it.
+_KIND_OF_READING = {
+    "windows-1252": MojibakeKind.UTF8_AS_WINDOWS_1252,
+    "windows-1251": MojibakeKind.UTF8_AS_WINDOWS_1251,
+}
+
+
+def _unrepaired(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 mojibake that no repair undoes, reported without a repair when a reading's
+    first decisive sequence is a Latin one in a field of another script
+    (:data:`.badness.LONE_LATIN_RULE`): the damage a repair of part of the field left is
+    not reported clean ("Боснія Ñ– Герцагавіна"). The other rules' decisive sequences
+    without a repair are left to the repairs' own judgement, which turns down correct
+    text ("ООД’s", "«Ильин»®")."""
+    by_reading: dict[str, Evidence] = {}
+    evidence(text, marks=marks, by_reading=by_reading)
+    for name in UTF8_READINGS:
+        if by_reading[name].rule == LONE_LATIN_RULE:
+            kind = _KIND_OF_READING.get(name, MojibakeKind.UTF8_AS_OTHER)
+            return Finding(kind, None, encoding="UTF-8")
+    return None
+
+
+def _find_repair(text: str, marks: Marks) -> Finding | None:
     utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
     result = utf8_rounds(text, marks) if utf8 else None
     if result is not None and result[0] == text:
