@@ -63,7 +63,16 @@ def test_the_pipeline_counts_partial_repairs() -> None:
 LOSSY = [
     pytest.param("Ð±ÑŠÐ»Ð³Ð°Ñ€Ñ�ÐºÐ¸ ÐµÐ·Ð¸Ðº", "българ�ки език", id="bulgarian"),
     pytest.param("â€œlossy decodingâ€�", "“lossy decoding�", id="lossy-quote"),
+    pytest.param("SlovenÄ�ina", "Sloven�ina", id="a-lead-then-u-fffd-alone"),
+    pytest.param("à¤¹à¤¿à¤¨à¥�à¤¦à¥€", "हिन�दी", id="a-lead-then-u-fffd-among-sequences"),
 ]
+
+
+@pytest.mark.parametrize("text", ["Ã� la carte", "CAFÉ�", "Ä�"])
+def test_a_lead_then_u_fffd_without_decisive_evidence_is_left(text: str) -> None:
+    report = inspect_text(text)
+    assert report.repaired is None
+    assert (report.replacement_chars, report.lossy) == (1, True)
 
 
 @pytest.mark.parametrize(("damaged", "repaired"), LOSSY)

@@ -45,6 +45,7 @@ from scrapy_charset.items.mojibake.chardata import (
 from scrapy_charset.items.mojibake.fixes import (
     all_utf8,
     c1_controls,
+    lossy_sequences,
     other_segments,
     utf8_as_shift_jis,
     utf8_rounds,
@@ -73,7 +74,8 @@ def find_mojibake(text: str) -> Finding | None:
     """
     marks = scan(text)
     if not marks.any:
-        return None
+        # A sequence cut short before a U+FFFD is no mark of the pre-filter's.
+        return lossy_sequences(text) if "\ufffd" in text else None
     found = _find(text, marks)
     if found is None or found.rule is not None:
         return found
@@ -106,6 +108,8 @@ def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str
 
 def _find(text: str, marks: Marks) -> Finding | None:
     found = _find_repair(text, marks)
+    if found is None and "\ufffd" in text:
+        found = lossy_sequences(text)
     if found is None and evidence(text, marks=marks, until=Evidence.is_some).some:
         return _unrepaired(text, marks)
     return found

@@ -20,11 +20,13 @@ from scrapy_charset.items.mojibake.badness import (
     DECISIVE,
     MIN_DECISIVE,
     MIN_WEAK,
+    NONE,
     WEAK,
     Evidence,
     Marks,
     evidence,
     weigh,
+    weigh_rule,
 )
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
@@ -42,7 +44,7 @@ from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
-__all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
+__all__ = ["c1_controls", "lossy_sequences", "utf8_as_shift_jis", "utf8_rounds"]
 
 UTF8_AS_WINDOWS_1252 = MojibakeKind.UTF8_AS_WINDOWS_1252
 UTF8_DOUBLE_ENCODED = MojibakeKind.UTF8_DOUBLE_ENCODED
@@ -358,7 +360,14 @@ def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str
     strict = [False, *(weak or [False] * (len(chain) - 1))]
 
     def better(before: str, after: str, layer: int) -> bool:
-        return implausible(before, after, strict=strict[layer]) is None
+        # A U+FFFD is a character lost, not one a repair brought in: the repair keeps one
+        # for each sequence that lost a byte, as ftfy does, and it is judged on the rest.
+        return (
+            implausible(
+                before.replace("\ufffd", " "), after.replace("\ufffd", " "), strict=strict[layer]
+            )
+            is None
+        )
 
     tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
     if any(len(t) != len(tokens[0]) for t in tokens):
@@ -483,6 +492,48 @@ def other_segments(text: str) -> tuple[str, str, int] | None:
         if count and (best is None or count > best[2]):
             best = ("".join([*pieces, text[last:]]), name, count)
     return best
+
+
+# --- UTF-8 sequences that lost their last bytes --------------------------------------------
+
+_CONT_1252 = re.escape(WINDOWS_1252_HIGH[:0x40])
+#: A UTF-8 sequence as windows-1252 shows it, cut short: its lead and the continuation
+#: characters left, then the U+FFFD a decoder put for the bytes lost ("Ä�" in
+#: "SlovenÄ�ina" was "č", 0xC4 0x8D, whose second byte windows-1252 has no character for).
+_LOSSY = re.compile(
+    f"(?:[\u00c2-\u00df]|[\u00e0-\u00ef][{_CONT_1252}]?|[\u00f0-\u00f4][{_CONT_1252}]{{0,2}})\ufffd"
+)
+
+
+def lossy_sequences(text: str) -> Finding | None:
+    """UTF-8 read as windows-1252 whose only damage is sequences cut short: each becomes
+    one U+FFFD, as ftfy's ``replace_lossy_sequences`` does, when one of them has decisive
+    evidence (:func:`.badness.weigh`, the U+FFFD counted as a symbol: "nÄ�i" is a case
+    break) and the repair is no less plausible (U+FFFD aside). The report is lossy: the
+    character is gone for good."""
+    spans = [m.span() for m in _LOSSY.finditer(text)]
+    weights = [weigh_rule(text, start, end) for start, end in spans]
+    decisive = [(w, span) for w, span in zip(weights, spans, strict=True) if w[0] == DECISIVE]
+    if not decisive:
+        return None
+    out: list[str] = []
+    last = 0
+    for (weight, _rule), (start, end) in zip(weights, spans, strict=True):
+        if weight != NONE:
+            out += [text[last:start], "\ufffd"]
+            last = end
+    repaired = "".join([*out, text[last:]])
+    if implausible(text.replace("\ufffd", " "), repaired.replace("\ufffd", " ")) is not None:
+        return None
+    (_weight, rule), (start, end) = decisive[0]
+    return Finding(
+        UTF8_AS_WINDOWS_1252,
+        repaired,
+        lossy=True,
+        encoding="UTF-8",
+        rule=rule,
+        evidence=text[start:end],
+    )
 
 
 # --- UTF-8 read as Shift_JIS --------------------------------------------------------------
