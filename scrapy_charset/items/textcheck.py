@@ -47,6 +47,7 @@ class TextReport:
     - ``rule`` and ``evidence``: the rule that found the mojibake (a name of
       :data:`scrapy_charset.items.mojibake.badness.RULES`, or the reading a guessed
       repair used) and the characters it fired on;
+    - ``fixer``: the row of :data:`scrapy_charset.items.mojibake.FIXERS` that found it;
     - ``remaining`` and ``remaining_segments``: the kind of the damage a repair left in
       ``repaired``, and how many damaged segments (runs of characters without a space)
       are left: a repair of part of a field never hides the rest.
@@ -61,6 +62,7 @@ class TextReport:
     remaining_segments: int = 0
     rule: str | None = None
     evidence: str | None = None
+    fixer: str | None = None
 
     @property
     def clean(self) -> bool:
@@ -143,6 +145,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
         remaining_segments=left,
         rule=found.rule,
         evidence=found.evidence,
+        fixer=found.fixer,
     )
 
 
