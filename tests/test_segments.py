@@ -160,3 +160,20 @@ def test_latin_letters_of_a_field_of_another_script_are_evidence() -> None:
 )
 def test_a_latin_word_in_a_field_keeps_its_accents(text: str) -> None:
     assert inspect_text(text).rule != "lone-latin-letters"
+
+
+# Correct words in capitals that end with a UTF-8 lead's character before a space, next to
+# damage: ftfy's segment step reads the lead and the space as a no-break space's sequence.
+CAPITAL_WORDS = [
+    pytest.param("IRMÃ E IRMÃO CafÃ©", "IRMÃ E IRMÃO Café", id="portuguese-irma"),
+    pytest.param(
+        "SÃO TOMÉ E PRÍNCIPE, MAÇÃ VERDE, CafÃ©",
+        "SÃO TOMÉ E PRÍNCIPE, MAÇÃ VERDE, Café",
+        id="portuguese-maca",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), CAPITAL_WORDS)
+def test_a_word_in_capitals_next_to_damage_is_kept(damaged: str, repaired: str) -> None:
+    assert inspect_text(damaged).repaired == repaired

@@ -315,6 +315,7 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         step = _ftfy_step(text)
         if step is not None:
             fixed, more, step_kind, step_segments = step
+            fixed = _capital_words_kept(text, fixed)
         else:
             # Each layer is judged on its own evidence: a field that was damaged once is
             # not known to be damaged again, but its tokens the layer left are.
@@ -346,6 +347,39 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         total = 1  # two separate single repairs (ftfy's, then a token it left)
     kind = UTF8_DOUBLE_ENCODED if total > 1 else kinds[0]
     return text, kind, any(segments[:used])
+
+
+#: Characters of windows-1252 that are a UTF-8 lead byte and end words in capitals
+#: (Portuguese IRMÃ, MAÇÃ, AMANHÃ; Å, Ð): the lead of a sequence whose no-break space
+#: became a space only when the word is not one of capitals.
+_CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
+
+
+def _capital_words_kept(text: str, fixed: str) -> str:
+    """*fixed* with each token of *text* that ends a word in capitals with a lead
+    character before a space (``IRMÃ E``) given back: ftfy's segment step reads such a
+    lead and space as a UTF-8 sequence whose no-break space became a space ("IRMÃ E" →
+    "IRMà E"), which a word in capitals is not."""
+    if _CAPITAL_WORD_END.search(text) is None:
+        return fixed
+    before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
+    if len(before) != len(after):
+        return fixed
+    kept = [
+        old if old != new and _capital_word(old) else new
+        for old, new in zip(before, after, strict=True)
+    ]
+    return "".join(kept)
+
+
+def _capital_word(token: str) -> bool:
+    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``MAÇÃ,``)."""
+    word = token.rstrip(",.;:!?)]}»”’\"'")
+    return (
+        len(word) >= 2
+        and _CAPITAL_WORD_END.search(word, len(word) - 1) is not None
+        and word.isupper()
+    )
 
 
 def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str, int]:
