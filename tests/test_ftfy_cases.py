@@ -93,7 +93,8 @@ def test_no_wrong_change(case: Case, legacy: bool, request: pytest.FixtureReques
 
 BYTE_A0 = (
     "ftfy restores a no-break space that became a space (its restore_byte_a0 guess): "
-    "the byte is gone, and this package does not guess it back"
+    "the byte is gone, and this package does not guess it back (the same shape is a "
+    "Portuguese word in capitals before a space: IRMÃ E)"
 )
 OTHER_READING = (
     "UTF-8 read as macintosh, windows-1250, ISO-8859-2 or windows-1257: found "

@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake import SAFE_KINDS, Finding, MojibakeKind, find_mojibake
-from scrapy_charset.items.mojibake.badness import NONE, evidence, weigh
+from scrapy_charset.items.mojibake.badness import NONE, evidence, utf8_sequences, weigh
 from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
 from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns
 from scrapy_charset.items.mojibake.plausible import implausible
@@ -194,9 +194,14 @@ def _damage_left(value: str, repaired: str) -> tuple[MojibakeKind | None, int]:
     repair brought in ("Рё" is "и" beside "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A
     sequence too weak to be found again alone is still damage left: the field was damaged
     and repaired around it."""
+    others = _other_sequences(value)
+    if not any(value[s:e] in repaired for _n, s, e, _w in others) and not any(
+        value[s:e] in repaired for _n, s, e in utf8_sequences(value)
+    ):
+        return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
     evidence(value, weighed=weighed)
-    weighed += _other_sequences(value)
+    weighed += others
     if not weighed:
         return None, 0
     old = list(_TOKEN.finditer(value))
