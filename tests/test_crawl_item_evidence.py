@@ -32,7 +32,7 @@ from benchmarks.item_evidence import (
 from scrapy_charset.items.textcheck import inspect_text
 from tests.crawl import CrawlResult, run_crawl
 from tests.server import Page, serve
-from tests.test_item_evidence import HIDDEN, WRONG_DEFAULT
+from tests.test_item_evidence import HIDDEN
 
 #: The correct values of issue reports: an accented capital, then a curly apostrophe.
 ACCENTED_CAPITALS = [
@@ -174,11 +174,8 @@ def _gap(request: pytest.FixtureRequest, reading: str, gaps: dict[str, str]) -> 
 
 
 @pytest.mark.parametrize("reading", READINGS)
-def test_crawl_repairs_no_partly_damaged_field_wrongly(
-    crawl: CrawlResult, reading: str, request: pytest.FixtureRequest
-) -> None:
+def test_crawl_repairs_no_partly_damaged_field_wrongly(crawl: CrawlResult, reading: str) -> None:
     """No character a repair brings is in neither the original nor the damaged field."""
-    _gap(request, reading, WRONG_DEFAULT)
     wrong = [
         (damaged, value)
         for original, damaged, value in _by_reading(crawl)[reading]
@@ -187,11 +184,32 @@ def test_crawl_repairs_no_partly_damaged_field_wrongly(
     assert wrong == []
 
 
+#: Readings whose repair can leave damage that its report names (``remaining``) but that a
+#: second check of the repaired value does not find alone.
+NOT_FOUND_AGAIN = {
+    "windows-1251": "a sequence of letters of the field's own script (Рё is и) left by a "
+    "repair is no evidence alone: correct Russian has such pairs (Её)",
+}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_crawl_reports_damage_a_repair_left(crawl: CrawlResult, reading: str) -> None:
+    """A value that came out of the crawl neither as it was nor as the original: its
+    repair's report says damage is left (the pipeline counted it in
+    ``charset/repaired/partial``)."""
+    unreported = [
+        value
+        for original, damaged, value in _by_reading(crawl)[reading]
+        if value not in (original, damaged) and not inspect_text(damaged).partial
+    ]
+    assert unreported == []
+
+
 @pytest.mark.parametrize("reading", READINGS)
 def test_crawl_never_calls_a_repaired_field_clean_with_damage_left(
     crawl: CrawlResult, reading: str, request: pytest.FixtureRequest
 ) -> None:
-    _gap(request, reading, HIDDEN)
+    _gap(request, reading, {**HIDDEN, **NOT_FOUND_AGAIN})
     hidden = [
         value
         for original, damaged, value in _by_reading(crawl)[reading]

@@ -66,7 +66,16 @@ def test_the_pipeline_counts_partial_repairs() -> None:
 LOSSY = [
     pytest.param("Ð±ÑŠÐ»Ð³Ð°Ñ€Ñ�ÐºÐ¸ ÐµÐ·Ð¸Ðº", "българ�ки език", id="bulgarian"),
     pytest.param("â€œlossy decodingâ€�", "“lossy decoding�", id="lossy-quote"),
+    pytest.param("SlovenÄ�ina", "Sloven�ina", id="a-lead-then-u-fffd-alone"),
+    pytest.param("à¤¹à¤¿à¤¨à¥�à¤¦à¥€", "हिन�दी", id="a-lead-then-u-fffd-among-sequences"),
 ]
+
+
+@pytest.mark.parametrize("text", ["Ã� la carte", "CAFÉ�", "Ä�"])
+def test_a_lead_then_u_fffd_without_decisive_evidence_is_left(text: str) -> None:
+    report = inspect_text(text)
+    assert report.repaired is None
+    assert (report.replacement_chars, report.lossy) == (1, True)
 
 
 @pytest.mark.parametrize(("damaged", "repaired"), LOSSY)
@@ -74,3 +83,100 @@ def test_lossy_mojibake_keeps_one_replacement_character(damaged: str, repaired: 
     report = inspect_text(damaged)
     assert report.repaired == repaired
     assert report.lossy
+
+
+# Damage a repair left, one sequence of a word: (damaged, repaired, found again alone).
+LEFT_BY_A_REPAIR = [
+    pytest.param(
+        "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, Узбекистан",
+        "Кпелле, Уоллес Рё Футана, Узбекистан",
+        False,
+        id="a-segment-made-of-one-letters-only-sequence",
+    ),
+    pytest.param(
+        "Фінляндыя, Р‘РѕСЃРЅС–СЏ С– Р“РµСЂС†Р°РіР°РІС–РЅР°",
+        "Фінляндыя, Боснія С– Герцагавіна",
+        False,
+        id="a-lone-weak-sequence-of-the-fields-script",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired", "found_again"), LEFT_BY_A_REPAIR)
+def test_a_sequence_a_repair_left_is_damage_left(
+    damaged: str, repaired: str, found_again: bool
+) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert report.partial
+    assert report.remaining == MojibakeKind.UTF8_AS_WINDOWS_1251
+    assert report.remaining_segments == 1
+
+
+@pytest.mark.parametrize(
+    "repaired",
+    [
+        pytest.param(
+            "Кпелле, Уоллес Рё Футана, Узбекистан",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a sequence of letters of the field's own script (Рё is и) is no "
+                "evidence alone: correct Russian has such pairs (Её)",
+            ),
+            id="letters-of-the-fields-script",
+        ),
+        pytest.param(
+            "Фінляндыя, Боснія С– Герцагавіна",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a capital and a dash of the field's own script (С– is і) is no "
+                "evidence alone: ranges are written so (А–Я)",
+            ),
+            id="weak-sequence-of-the-fields-script",
+        ),
+        pytest.param("Фінляндыя, Боснія Ñ– Герцагавіна", id="latin-in-a-cyrillic-field"),
+        pytest.param(
+            "رموز مخصصة للمعاملات التي لا تتضمن ŘŁŮŠŘ© عملة", id="latin-in-an-arabic-field"
+        ),
+    ],
+)
+def test_damage_left_is_found_again_alone(repaired: str) -> None:
+    assert not inspect_text(repaired).clean
+
+
+def test_latin_letters_of_a_field_of_another_script_are_evidence() -> None:
+    report = inspect_text("Фінляндыя, Боснія Ñ– Герцагавіна")
+    assert (report.mojibake, report.rule, report.evidence) == (
+        MojibakeKind.UTF8_AS_WINDOWS_1252,
+        "lone-latin-letters",
+        "Ñ–",
+    )
+    assert report.repaired is None  # reported: the token step weighs the token alone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Фінляндыя, Боснія Ñ– Герцагавіна, Ñandú", id="an-ascii-letter-elsewhere"),
+        pytest.param("Фінляндыя, Ñ– ÅÄÖ", id="a-latin-word-elsewhere"),
+    ],
+)
+def test_a_latin_word_in_a_field_keeps_its_accents(text: str) -> None:
+    assert inspect_text(text).rule != "lone-latin-letters"
+
+
+# Correct words in capitals that end with a UTF-8 lead's character before a space, next to
+# damage: ftfy's segment step reads the lead and the space as a no-break space's sequence.
+CAPITAL_WORDS = [
+    pytest.param("IRMÃ E IRMÃO CafÃ©", "IRMÃ E IRMÃO Café", id="portuguese-irma"),
+    pytest.param(
+        "SÃO TOMÉ E PRÍNCIPE, MAÇÃ VERDE, CafÃ©",
+        "SÃO TOMÉ E PRÍNCIPE, MAÇÃ VERDE, Café",
+        id="portuguese-maca",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), CAPITAL_WORDS)
+def test_a_word_in_capitals_next_to_damage_is_kept(damaged: str, repaired: str) -> None:
+    assert inspect_text(damaged).repaired == repaired

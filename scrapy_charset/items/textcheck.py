@@ -16,11 +16,18 @@ type, and the report then gives only the count of U+FFFD.
 
 from __future__ import annotations
 
+import difflib
 import logging
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake import SAFE_KINDS, Finding, MojibakeKind, find_mojibake
+from scrapy_charset.items.mojibake.badness import NONE, evidence, utf8_sequences, weigh
+from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
+from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns
 from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.whatwg import singlebyte
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +47,7 @@ class TextReport:
     - ``rule`` and ``evidence``: the rule that found the mojibake (a name of
       :data:`scrapy_charset.items.mojibake.badness.RULES`, or the reading a guessed
       repair used) and the characters it fired on;
+    - ``fixer``: the row of :data:`scrapy_charset.items.mojibake.FIXERS` that found it;
     - ``remaining`` and ``remaining_segments``: the kind of the damage a repair left in
       ``repaired``, and how many damaged segments (runs of characters without a space)
       are left: a repair of part of a field never hides the rest.
@@ -54,6 +62,7 @@ class TextReport:
     remaining_segments: int = 0
     rule: str | None = None
     evidence: str | None = None
+    fixer: str | None = None
 
     @property
     def clean(self) -> bool:
@@ -119,16 +128,24 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
                 break
             lossy = lossy or (remaining is not None and remaining.lossy)
             repaired, remaining = more, None
+    left_kind, left = (
+        (remaining.kind, _segments_left(repaired, remaining))
+        if remaining is not None
+        else _damage_left(value, repaired)
+        if repaired is not None
+        else (None, 0)
+    )
     return TextReport(
         replacement_chars=replacements,
         mojibake=found.kind,
         repaired=repaired,
         lossy=lossy or replacements > 0,
         encoding=found.encoding,
-        remaining=remaining.kind if remaining is not None else None,
-        remaining_segments=_segments_left(repaired, remaining),
+        remaining=left_kind,
+        remaining_segments=left,
         rule=found.rule,
         evidence=found.evidence,
+        fixer=found.fixer,
     )
 
 
@@ -158,3 +175,118 @@ def _segments_left(text: str | None, remaining: Finding | None) -> int:
     if len(before) != len(after):
         return 1
     return max(1, sum(a != b for a, b in zip(before, after, strict=True)))
+
+
+_TOKEN = re.compile("[^ \t\r\n]+")
+_UNWEIGHED_READINGS = tuple(n for n in SEGMENT_READINGS if n not in UTF8_READINGS)
+#: The kind of a UTF-8 sequence left, by the reading that shows it.
+_KIND_OF_READING = {
+    "windows-1252": MojibakeKind.UTF8_AS_WINDOWS_1252,
+    "windows-1251": MojibakeKind.UTF8_AS_WINDOWS_1251,
+}
+
+
+def _damage_left(value: str, repaired: str) -> tuple[MojibakeKind | None, int]:
+    """The damage a repair of *value* left in *repaired*: the kind and the count of the
+    segments (runs of characters without a space) that still hold, unchanged, a UTF-8
+    sequence of *value* that had evidence there (:func:`.badness.evidence`, the field's
+    rules included), or that made a segment whole and reads as a letter of a script the
+    repair brought in ("Рё" is "и" beside "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A
+    sequence too weak to be found again alone is still damage left: the field was damaged
+    and repaired around it."""
+    others = _other_sequences(value)
+    if not any(value[s:e] in repaired for _n, s, e, _w in others) and not any(
+        value[s:e] in repaired for _n, s, e in utf8_sequences(value)
+    ):
+        return None, 0  # no sequence of the field is left anywhere: the common case
+    weighed: list[tuple[str, int, int, int]] = []
+    evidence(value, weighed=weighed)
+    weighed += others
+    if not weighed:
+        return None, 0
+    old = list(_TOKEN.finditer(value))
+    new = _TOKEN.findall(repaired)
+    pairs: list[tuple[re.Match[str], str]] = []
+    brought: set[str] = set()  # the scripts of the letters of the tokens repaired
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, [t.group() for t in old], new, autojunk=False
+    ).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            pairs += zip(old[i1:i2], new[j1:j2], strict=True)
+        if tag != "equal":
+            brought.update(_scripts("".join(new[j1:j2])))
+    spans = sorted(
+        (start, end, name)
+        for name, start, end, weight in weighed
+        if weight != NONE or _whole_and_brought(value, (name, start, end, weight), weighed, brought)
+    )
+    left: dict[int, str] = {}  # token of *value* (its start) -> the reading of a sequence left
+    for token, token_new in pairs:
+        reading = _left_in(token, token_new, spans)
+        if reading is not None:
+            left[token.start()] = reading
+    if not left:
+        return None, 0
+    first = left[min(left)]
+    return _KIND_OF_READING.get(first, MojibakeKind.UTF8_AS_OTHER), len(left)
+
+
+def _other_sequences(text: str) -> list[tuple[str, int, int, int]]:
+    """``(reading, start, end, weight)`` of the UTF-8 sequences of the segment readings
+    that the evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic)."""
+    out: list[tuple[str, int, int, int]] = []
+    for name in _UNWEIGHED_READINGS:
+        run, sequence = _reading_patterns(name)
+        for token in run.finditer(text):
+            if token.group().isascii():
+                continue
+            for match in sequence.finditer(text, token.start(), token.end()):
+                out.append((name, match.start(), match.end(), weigh(text, *match.span(), name)))
+    return out
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of the non-ASCII letters of *text* (the first word of their names)."""
+    return {unicodedata.name(c, " ").split(" ", 1)[0] for c in text if c > "\x7f" and c.isalpha()}
+
+
+def _whole_and_brought(
+    text: str,
+    sequence: tuple[str, int, int, int],
+    weighed: list[tuple[str, int, int, int]],
+    brought: set[str],
+) -> bool:
+    """The *sequence* ``(reading, start, end, weight)`` reads as letters of a script in
+    *brought*, and its segment's non-ASCII characters are all in sequences of its reading."""
+    name, start, end, _weight = sequence
+    try:
+        decoded = singlebyte.encode(text[start:end], name).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return False
+    if not decoded.isalpha() or not _scripts(decoded) <= brought:
+        return False
+    match = _TOKEN.search(text, text.rfind(" ", 0, start) + 1)
+    if match is None:
+        return False
+    covered: set[int] = set()
+    for reading, s, e, _weight in weighed:
+        if reading == name and match.start() <= s and e <= match.end():
+            covered.update(range(s, e))
+    return all(i in covered for i in range(match.start(), match.end()) if text[i] > "\x7f")
+
+
+def _left_in(token: re.Match[str], new: str, spans: list[tuple[int, int, str]]) -> str | None:
+    """The reading of the first of *spans* inside *token* that *new* (the token repaired)
+    still holds as it was, or None."""
+    inside = [(s, e, n) for s, e, n in spans if token.start() <= s and e <= token.end()]
+    if not inside:
+        return None
+    old = token.group()
+    if old == new:
+        return inside[0][2]
+    blocks = difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
+    for start, end, name in inside:
+        s, e = start - token.start(), end - token.start()
+        if any(a <= s and e <= a + size for a, _b, size in blocks):
+            return name
+    return None

@@ -23,9 +23,13 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake.badness import (
+    LONE_LATIN_RULE,
     Evidence,
     Marks,
     evidence,
@@ -46,6 +50,7 @@ from scrapy_charset.items.mojibake.chardata import (
 from scrapy_charset.items.mojibake.fixes import (
     all_utf8,
     c1_controls,
+    lossy_sequences,
     other_segments,
     utf8_as_shift_jis,
     utf8_rounds,
@@ -57,10 +62,12 @@ from scrapy_charset.items.mojibake.siblings import competing
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
+    "FIXERS",
     "KINDS",
     "LEGACY_KINDS",
     "SAFE_KINDS",
     "Finding",
+    "Fixer",
     "MojibakeKind",
     "encode_windows_1252",
     "find_mojibake",
@@ -70,12 +77,13 @@ __all__ = [
 
 def find_mojibake(text: str) -> Finding | None:
     """The mojibake in *text* and its repair, or None when the text looks clean; the
-    finding names the rule that fired and the characters it fired on.
+    finding names the fixer (:data:`FIXERS`) and the rule that fired, and the characters
+    it fired on.
 
     Text without any of the pre-filter's marks returns at once.
     """
     marks = scan(text)
-    if not marks.any:
+    if not marks.any and "\ufffd" not in text:
         return None
     found = _find(text, marks)
     if found is not None and found.repaired is not None and found.kind in _SIBLING_KINDS:
@@ -91,6 +99,7 @@ def find_mojibake(text: str) -> Finding | None:
                 encoding=found.encoding,
                 rule=f"{SIBLING_RULE}:{reading}",
                 evidence=segment,
+                fixer=found.fixer,
             )
     if found is None or found.rule is not None:
         return found
@@ -116,6 +125,165 @@ _SIBLING_KINDS = frozenset(
 )
 
 
+# --- The fixers, as one table -----------------------------------------------------------------
+
+
+class Context:
+    """One text and what the fixers' tests share about it, each computed once."""
+
+    def __init__(self, text: str, marks: Marks) -> None:
+        self.text = text
+        self.marks = marks
+
+    @functools.cached_property
+    def utf8(self) -> bool:
+        """Some evidence of UTF-8 read as a single-byte encoding (:mod:`.badness`)."""
+        return evidence(self.text, marks=self.marks, until=Evidence.is_some).some
+
+    @functools.cached_property
+    def legacy(self) -> Finding | None:
+        """:func:`_legacy`'s reading of the text."""
+        return _legacy(self.text, self.marks)
+
+    @property
+    def legacy_repaired(self) -> bool:
+        return self.legacy is not None and self.legacy.repaired is not None
+
+
+class _Stop:
+    """A fixer's answer: damage of its kind, that no later fixer may read otherwise."""
+
+
+#: What a fixer's *repair* gives: a finding, :data:`STOP`, or None (the next row is tried).
+STOP = _Stop()
+
+
+@dataclass(frozen=True, slots=True)
+class Fixer:
+    """A row of :data:`FIXERS`: *applies* says whether *repair* is tried on a text;
+    *safe* whether its repairs are applied by default (the exact inverses, with their
+    evidence; the others only with ``legacy=True``); *example* is a text it finds, with
+    the repair :func:`find_mojibake` gives (None: reported without one), and a test checks
+    it does. A *last* row is tried even after a :data:`STOP`."""
+
+    name: str
+    applies: Callable[[Context], bool]
+    repair: Callable[[Context], Finding | _Stop | None]
+    safe: bool
+    example: tuple[str, str | None]
+    last: bool = False
+
+
+def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
+    text = ctx.text
+    result = utf8_rounds(text, ctx.marks)
+    if result is None:
+        return None
+    fixed, kind, segments = result
+    if fixed == text:
+        return Finding(kind, None, encoding="UTF-8", sure=False)
+    if segments and not all_utf8(text) and ctx.legacy_repaired:
+        # Repaired segment by segment: windows-1252 characters that happen to form a
+        # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
+        # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
+        return ctx.legacy
+    if "\x1a" in fixed and "\x1a" not in text:
+        # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
+        # around lost characters, not a reading of real bytes.
+        return STOP
+    return Finding(kind, fixed, lossy="\ufffd" in fixed, encoding="UTF-8")
+
+
+def _exact_over_legacy(ctx: Context) -> Finding | None:
+    exact = _exact_utf8(ctx.text)
+    if exact is not None and implausible(ctx.text, exact) is None:
+        # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
+        # legacy encoding, but without the evidence a default repair needs.
+        return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
+    return None
+
+
+#: The fixers, in the order :func:`find_mojibake` tries them: the first row that applies
+#: and gives a finding wins. The exact inverses come first (a field that reads both as
+#: UTF-8 mojibake and as a legacy encoding is given its exact UTF-8 reading), then the
+#: readings that guess, then the reports without a repair.
+FIXERS: tuple[Fixer, ...] = (
+    Fixer(
+        "utf8-rounds",
+        lambda ctx: ctx.utf8,
+        _utf8_rounds,
+        safe=True,
+        example=("CafÃ© crÃ¨me", "Café crème"),
+    ),
+    Fixer(
+        "utf8-as-other",
+        lambda ctx: ctx.utf8,
+        lambda ctx: _utf8_as_other(ctx.text, ctx.marks),
+        safe=False,
+        example=("cafĆ© crĆØme é fin", "café crème é fin"),
+    ),
+    Fixer(
+        "utf8-as-shift-jis",
+        lambda ctx: shift_jis_marks(ctx.text, ctx.marks),
+        lambda ctx: utf8_as_shift_jis(ctx.text),
+        safe=False,
+        example=("ﾄ径m", "Čam"),
+    ),
+    Fixer(
+        "utf8-exact-over-legacy",
+        lambda ctx: ctx.marks.legacy and ctx.legacy_repaired,
+        _exact_over_legacy,
+        safe=False,
+        example=("ÃŸÃŸ", "ßß"),
+    ),
+    Fixer(
+        "legacy-as-windows-1252",
+        lambda ctx: ctx.marks.legacy and (ctx.legacy_repaired or not ctx.marks.c1),
+        lambda ctx: ctx.legacy,
+        safe=False,
+        example=("ÖÐ¹ú", "中国"),
+    ),
+    Fixer(
+        "c1-controls",
+        lambda ctx: ctx.marks.c1,
+        lambda ctx: c1_controls(ctx.text),
+        safe=False,
+        example=("\x93quoted\x94", "“quoted”"),
+    ),
+    Fixer(
+        "lossy-sequences",
+        lambda ctx: "\ufffd" in ctx.text,
+        lambda ctx: lossy_sequences(ctx.text),
+        safe=True,
+        example=("SlovenÄ\ufffdina", "Sloven\ufffdina"),
+        last=True,
+    ),
+    Fixer(
+        "utf8-unrepaired",
+        lambda ctx: ctx.utf8,
+        lambda ctx: _unrepaired(ctx.text, ctx.marks),
+        safe=False,
+        example=("Фінляндыя, Боснія Ñ– Герцагавіна", None),
+        last=True,
+    ),
+)
+
+
+def _find(text: str, marks: Marks) -> Finding | None:
+    """The first finding of :data:`FIXERS`, walked in order, with its row's name."""
+    ctx = Context(text, marks)
+    stopped = False
+    for fixer in FIXERS:
+        if (stopped and not fixer.last) or not fixer.applies(ctx):
+            continue
+        found = fixer.repair(ctx)
+        if isinstance(found, _Stop):
+            stopped = True
+        elif found is not None:
+            return dataclasses.replace(found, fixer=fixer.name)
+    return None
+
+
 #: The rule of the kinds that guess a reading, by kind.
 _READING_RULES = {
     MojibakeKind.LEGACY_AS_WINDOWS_1252: "legacy-reading",
@@ -139,45 +307,27 @@ def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str
     return seen.rule, seen.sequence
 
 
-def _find(text: str, marks: Marks) -> Finding | None:
-    utf8 = evidence(text, marks=marks, until=Evidence.is_some).some
-    result = utf8_rounds(text, marks) if utf8 else None
-    if result is not None and result[0] == text:
-        return Finding(result[1], None, encoding="UTF-8", sure=False)
-    if result is not None:
-        fixed, kind, segments = result
-        if segments and not all_utf8(text):
-            # Repaired segment by segment: windows-1252 characters that happen to form a
-            # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
-            # for 中国, not "Öйú"). A plausible legacy reading of the whole text wins.
-            legacy = _legacy(text, marks)
-            if legacy is not None and legacy.repaired is not None:
-                return legacy
-        if "\x1a" in fixed and "\x1a" not in text:
-            # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
-            # around lost characters, not a reading of real bytes.
-            return None
-        lossy = "\ufffd" in fixed
-        return Finding(kind, fixed, lossy=lossy, encoding="UTF-8")
-    other = _utf8_as_other(text, marks) if utf8 else None
-    if other is not None:
-        return other
-    if shift_jis_marks(text, marks):
-        found = utf8_as_shift_jis(text)
-        if found is not None:
-            return found
-    if not marks.legacy:
-        return c1_controls(text) if marks.c1 else None
-    legacy = _legacy(text, marks)
-    if legacy is not None and legacy.repaired is not None:
-        exact = _exact_utf8(text)
-        if exact is not None and implausible(text, exact) is None:
-            # Read both ways: the exact inverse of UTF-8 mojibake wins over a guessed
-            # legacy encoding, but without the evidence a default repair needs.
-            return Finding(MojibakeKind.UTF8_AS_WINDOWS_1252, exact, encoding="UTF-8", sure=False)
-    if marks.c1:
-        return legacy if legacy is not None and legacy.repaired else c1_controls(text)
-    return legacy
+#: The kind of UTF-8 mojibake by the reading that shows it.
+_KIND_OF_READING = {
+    "windows-1252": MojibakeKind.UTF8_AS_WINDOWS_1252,
+    "windows-1251": MojibakeKind.UTF8_AS_WINDOWS_1251,
+}
+
+
+def _unrepaired(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 mojibake that no repair undoes, reported without a repair when a reading's
+    first decisive sequence is a Latin one in a field of another script
+    (:data:`.badness.LONE_LATIN_RULE`): the damage a repair of part of the field left is
+    not reported clean ("Боснія Ñ– Герцагавіна"). The other rules' decisive sequences
+    without a repair are left to the repairs' own judgement, which turns down correct
+    text ("ООД’s", "«Ильин»®")."""
+    by_reading: dict[str, Evidence] = {}
+    evidence(text, marks=marks, by_reading=by_reading)
+    for name in UTF8_READINGS:
+        if by_reading[name].rule == LONE_LATIN_RULE:
+            kind = _KIND_OF_READING.get(name, MojibakeKind.UTF8_AS_OTHER)
+            return Finding(kind, None, encoding="UTF-8")
+    return None
 
 
 def _legacy(text: str, marks: Marks) -> Finding | None:

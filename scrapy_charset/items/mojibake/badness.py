@@ -77,6 +77,7 @@ from scrapy_charset.items.mojibake.chardata import (
     extra_cont,
     sequence_pattern,
 )
+from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
@@ -772,6 +773,9 @@ RULES: tuple[Rule, ...] = (
 #: The names of the field's rules: every letter of a script reading's script in its
 #: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
 LONE_SCRIPT_RULE = "lone-script-letters"
+#: ... and every Latin letter of a field of another script in its sequences, which read as
+#: letters of that script (:func:`_lone_latin`).
+LONE_LATIN_RULE = "lone-latin-letters"
 RUN_RULE = "run-of-sequences"
 #: The names of a sequence no rule decides.
 WEAK_RULE = "symbol-in-sequence"
@@ -877,6 +881,52 @@ def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
     return lone
 
 
+def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
+    """The indexes of *sequences* that hold a Latin letter, in the readings whose such
+    sequences hold every Latin letter of a text of another script, and read as letters of
+    that script: the damage left in a field of that script ("Ñ–" is "і" in "Боснія Ñ–
+    Герцагавіна", "ŘŁŮŠŘ©" is "أية" among Arabic words). A text with an ASCII letter
+    never counts (a Latin word in it may be written with any accented letter)."""
+    if _ASCII_LETTER.search(text) is not None:
+        return set()
+    latin = {
+        i
+        for i, (_name, start, end) in enumerate(sequences)
+        if any(c.isalpha() and _latin(c) for c in text[start:end])
+    }
+    if not latin:
+        return set()
+    lone: set[int] = set()
+    for name in {sequences[i][0] for i in latin}:
+        mine = [i for i in latin if sequences[i][0] == name]
+        covered = {p for i in mine for p in range(sequences[i][1], sequences[i][2])}
+        outside: set[str] = set()
+        for position, c in enumerate(text):
+            if c.isalpha() and c > "\x7f" and position not in covered:
+                outside.add(_script_of(c))
+        if not outside or "LATIN" in outside:
+            continue
+        if all(_reads_as(text[sequences[i][1] : sequences[i][2]], name, outside) for i in mine):
+            lone.update(mine)
+    return lone
+
+
+def _reads_as(sequence: str, name: str, scripts: set[str]) -> bool:
+    """*sequence*, as the bytes of the reading *name* decoded as UTF-8, is letters of
+    *scripts*."""
+    try:
+        decoded = singlebyte.encode(sequence, name).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return False
+    letters = [c for c in decoded if c.isalpha()]
+    return bool(letters) and all(_script_of(c) in scripts for c in letters)
+
+
+def _script_of(c: str) -> str:
+    """The first word of a letter's name: its script ("LATIN", "CYRILLIC", "ARABIC")."""
+    return unicodedata.name(c, " ").split(" ", 1)[0]
+
+
 def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[int]) -> None:
     """Make decisive every sequence of a run of :data:`MIN_RUN` or more back-to-back
     sequences of one reading that holds a weak one, or Cyrillic letters of two language
@@ -904,11 +954,13 @@ def evidence(
     *,
     until: Callable[[Evidence], bool] | None = None,
     by_reading: dict[str, Evidence] | None = None,
+    weighed: list[tuple[str, int, int, int]] | None = None,
 ) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
     apart, the best kept (and every reading's count in *by_reading*, when given, unless
-    stopped early). With *until*, stop as soon as one reading's count satisfies it (the
-    rules of whole runs and fields are then not needed)."""
+    stopped early; every sequence as ``(reading, start, end, weight)`` in *weighed*, when
+    given, sorted by reading and start). With *until*, stop as soon as one reading's count
+    satisfies it (the rules of whole runs and fields are then not needed)."""
     # Only the readings with a sequence are counted: the others' count is empty.
     found: dict[str, Evidence] = {}
     sequences: list[tuple[str, int, int]] = []
@@ -941,8 +993,16 @@ def evidence(
         LONE_SCRIPT_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
     ]
     before = list(weights)
+    for i in _lone_latin(text, sequences):
+        weights[i] = DECISIVE
+    rules = [
+        LONE_LATIN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
+    ]
+    before = list(weights)
     _weigh_runs(text, sequences, weights)
     rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
+    if weighed is not None:
+        weighed.extend((*s, w) for s, w in zip(sequences, weights, strict=True))
     found = {}
     for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
         count = found.get(name)

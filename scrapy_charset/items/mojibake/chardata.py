@@ -79,6 +79,8 @@ class Finding:
     #: reading that guesses), and the characters it fired on.
     rule: str | None = None
     evidence: str | None = None
+    #: The row of :data:`scrapy_charset.items.mojibake.FIXERS` that found it.
+    fixer: str | None = None
 
 
 # --- Single-byte tables ---------------------------------------------------------------------

@@ -20,11 +20,13 @@ from scrapy_charset.items.mojibake.badness import (
     DECISIVE,
     MIN_DECISIVE,
     MIN_WEAK,
+    NONE,
     WEAK,
     Evidence,
     Marks,
     evidence,
     weigh,
+    weigh_rule,
 )
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
@@ -42,7 +44,7 @@ from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
-__all__ = ["c1_controls", "utf8_as_shift_jis", "utf8_rounds"]
+__all__ = ["c1_controls", "lossy_sequences", "utf8_as_shift_jis", "utf8_rounds"]
 
 UTF8_AS_WINDOWS_1252 = MojibakeKind.UTF8_AS_WINDOWS_1252
 UTF8_DOUBLE_ENCODED = MojibakeKind.UTF8_DOUBLE_ENCODED
@@ -313,6 +315,7 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
         step = _ftfy_step(text)
         if step is not None:
             fixed, more, step_kind, step_segments = step
+            fixed = _capital_words_kept(text, fixed)
         else:
             # Each layer is judged on its own evidence: a field that was damaged once is
             # not known to be damaged again, but its tokens the layer left are.
@@ -346,6 +349,39 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     return text, kind, any(segments[:used])
 
 
+#: Characters of windows-1252 that are a UTF-8 lead byte and end words in capitals
+#: (Portuguese IRMÃ, MAÇÃ, AMANHÃ; Å, Ð): the lead of a sequence whose no-break space
+#: became a space only when the word is not one of capitals.
+_CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
+
+
+def _capital_words_kept(text: str, fixed: str) -> str:
+    """*fixed* with each token of *text* that ends a word in capitals with a lead
+    character before a space (``IRMÃ E``) given back: ftfy's segment step reads such a
+    lead and space as a UTF-8 sequence whose no-break space became a space ("IRMÃ E" →
+    "IRMà E"), which a word in capitals is not."""
+    if _CAPITAL_WORD_END.search(text) is None:
+        return fixed
+    before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
+    if len(before) != len(after):
+        return fixed
+    kept = [
+        old if old != new and _capital_word(old) else new
+        for old, new in zip(before, after, strict=True)
+    ]
+    return "".join(kept)
+
+
+def _capital_word(token: str) -> bool:
+    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``MAÇÃ,``)."""
+    word = token.rstrip(",.;:!?)]}»”’\"'")
+    return (
+        len(word) >= 2
+        and _CAPITAL_WORD_END.search(word, len(word) - 1) is not None
+        and word.isupper()
+    )
+
+
 def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str, int]:
     """The text that *chain* (a text, then each layer of repair undone from the one
     before) gives back, and how many layers were taken: token by token (a run of
@@ -358,7 +394,14 @@ def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str
     strict = [False, *(weak or [False] * (len(chain) - 1))]
 
     def better(before: str, after: str, layer: int) -> bool:
-        return implausible(before, after, strict=strict[layer]) is None
+        # A U+FFFD is a character lost, not one a repair brought in: the repair keeps one
+        # for each sequence that lost a byte, as ftfy does, and it is judged on the rest.
+        return (
+            implausible(
+                before.replace("\ufffd", " "), after.replace("\ufffd", " "), strict=strict[layer]
+            )
+            is None
+        )
 
     tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
     if any(len(t) != len(tokens[0]) for t in tokens):
@@ -483,6 +526,48 @@ def other_segments(text: str) -> tuple[str, str, int] | None:
         if count and (best is None or count > best[2]):
             best = ("".join([*pieces, text[last:]]), name, count)
     return best
+
+
+# --- UTF-8 sequences that lost their last bytes --------------------------------------------
+
+_CONT_1252 = re.escape(WINDOWS_1252_HIGH[:0x40])
+#: A UTF-8 sequence as windows-1252 shows it, cut short: its lead and the continuation
+#: characters left, then the U+FFFD a decoder put for the bytes lost ("Ä�" in
+#: "SlovenÄ�ina" was "č", 0xC4 0x8D, whose second byte windows-1252 has no character for).
+_LOSSY = re.compile(
+    f"(?:[\u00c2-\u00df]|[\u00e0-\u00ef][{_CONT_1252}]?|[\u00f0-\u00f4][{_CONT_1252}]{{0,2}})\ufffd"
+)
+
+
+def lossy_sequences(text: str) -> Finding | None:
+    """UTF-8 read as windows-1252 whose only damage is sequences cut short: each becomes
+    one U+FFFD, as ftfy's ``replace_lossy_sequences`` does, when one of them has decisive
+    evidence (:func:`.badness.weigh`, the U+FFFD counted as a symbol: "nÄ�i" is a case
+    break) and the repair is no less plausible (U+FFFD aside). The report is lossy: the
+    character is gone for good."""
+    spans = [m.span() for m in _LOSSY.finditer(text)]
+    weights = [weigh_rule(text, start, end) for start, end in spans]
+    decisive = [(w, span) for w, span in zip(weights, spans, strict=True) if w[0] == DECISIVE]
+    if not decisive:
+        return None
+    out: list[str] = []
+    last = 0
+    for (weight, _rule), (start, end) in zip(weights, spans, strict=True):
+        if weight != NONE:
+            out += [text[last:start], "\ufffd"]
+            last = end
+    repaired = "".join([*out, text[last:]])
+    if implausible(text.replace("\ufffd", " "), repaired.replace("\ufffd", " ")) is not None:
+        return None
+    (_weight, rule), (start, end) = decisive[0]
+    return Finding(
+        UTF8_AS_WINDOWS_1252,
+        repaired,
+        lossy=True,
+        encoding="UTF-8",
+        rule=rule,
+        evidence=text[start:end],
+    )
 
 
 # --- UTF-8 read as Shift_JIS --------------------------------------------------------------
