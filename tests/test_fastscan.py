@@ -1,9 +1,11 @@
-"""The compiled scanner (Hyperscan, optional) gives the marks and reports of the pure path.
+"""The compiled scanner (optional) gives the marks and reports of the pure path.
 
 The pure path's regular expressions are the reference: with the scanner, they are tried
-only where one of its expressions matches, which must be every place they match at. Here
-the scanner reads text of any length and script (its size and density gates lifted), and
-its marks and :func:`inspect_unguarded` reports are compared with the pure path's.
+only where its table of classes finds a branch's characters side by side, which must be
+every place they match at. Here the marks of :func:`scan` and the reports of
+:func:`inspect_unguarded` on both paths are compared, on arbitrary text of every kind of
+string (1-, 2- and 4-byte, astral characters, lone surrogates), on mark-heavy alphabets,
+sparse text and the benchmarks' fields.
 """
 
 from __future__ import annotations
@@ -16,22 +18,18 @@ from hypothesis import strategies as st
 
 from benchmarks._itemdata import clean_values, legacy_samples, utf8_samples
 from benchmarks._negative import negative_corpus
+from benchmarks.items import _text
 from scrapy_charset.items.mojibake import _fastscan, badness
 from scrapy_charset.items.mojibake.badness import Marks, scan
 from scrapy_charset.items.textcheck import TextReport, inspect_unguarded
 from tests.test_badness import _MARK_CHARS, _SEQUENCE_CHARS, ENGLISH, sparse_text
 
-pytest.importorskip("hyperscan")
-if _fastscan.SCANNER != "hyperscan":  # SCRAPY_CHARSET_PURE is set
-    pytest.skip("the pure path is forced", allow_module_level=True)
-
-
-@pytest.fixture(autouse=True)
-def _scanner_everywhere() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(badness, "_FAST_SIZE", 0)
-        patch.setattr(badness, "_FAST_DENSITY", 10.0)
-        yield
+if _fastscan.SCANNER != "compiled":
+    pytest.skip(
+        "the compiled scanner is not in use: not built (python scripts/build_scanner.py) "
+        "or SCRAPY_CHARSET_PURE is set",
+        allow_module_level=True,
+    )
 
 
 def pure(text: str) -> tuple[Marks, TextReport]:
@@ -45,10 +43,51 @@ def fast(text: str) -> tuple[Marks, TextReport]:
     return scan(text), inspect_unguarded(text)
 
 
-def test_the_scanner_is_used() -> None:
-    text = ENGLISH + "Ã©"
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(ENGLISH + "Ã©", id="latin-1-kind"),
+        pytest.param("cafÃ© Łódź", id="2-byte-kind"),
+        pytest.param("😀 cafÃ©", id="4-byte-kind"),
+    ],
+)
+def test_the_scanner_finds_the_marks(text: str) -> None:
     assert badness._found_fast(text) is not None
     assert scan(text).latin
+    assert fast(text) == pure(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "encodable"),
+    [
+        pytest.param("café", True, id="latin-1"),
+        pytest.param("\x81\x8d café", True, id="c1-controls"),
+        pytest.param("€ œ ™ café", True, id="windows-1252-high"),
+        pytest.param("€ œ Ł", False, id="latin-extended"),
+        pytest.param("привет", False, id="cyrillic"),
+        pytest.param("😀", False, id="astral"),
+        pytest.param("\ud800", False, id="lone-surrogate"),
+        pytest.param("", True, id="empty"),
+    ],
+)
+def test_the_scanner_tells_whether_windows_1252_encodes_the_text(
+    text: str, encodable: bool
+) -> None:
+    assert badness._candidates is not None
+    assert badness._candidates(text)[0] is encodable
+    assert badness._encodable(text) is encodable
+
+
+def _kind(limit: int) -> st.SearchStrategy[str]:
+    """Text whose characters are below *limit*, with marks' characters of that range."""
+    marks = [c for c in _SEQUENCE_CHARS + "\x81\x8d\x98" if ord(c) < limit]
+    return st.text(
+        alphabet=st.one_of(
+            st.sampled_from(marks + list("abc @~")),
+            st.characters(max_codepoint=limit - 1, exclude_categories=()),
+        ),
+        max_size=200,
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -58,6 +97,9 @@ def test_the_scanner_is_used() -> None:
         st.text(alphabet=_MARK_CHARS + "abc ", max_size=200),
         st.text(alphabet=_SEQUENCE_CHARS + "a ", max_size=200),
         sparse_text,
+        _kind(0x100),  # 1-byte strings
+        _kind(0x10000),  # 2-byte strings, lone surrogates among them
+        _kind(0x110000),  # 4-byte strings
     )
 )
 def test_any_text_gives_the_marks_and_report_of_the_pure_path(text: str) -> None:
@@ -76,10 +118,25 @@ def test_the_benchmark_fields_give_the_pure_path_s_marks_and_reports() -> None:
     assert differ == []
 
 
-def test_a_lone_surrogate_is_left_to_the_pure_path() -> None:
-    text = ENGLISH + "\ud800Ã©"
-    assert badness._found_fast(text) is None
-    assert scan(text) == pure(text)[0]
+_SCRIPTS = ("en", "fr", "cs", "vi", "ru", "uk", "el", "zh_CN", "ja", "ar")
+
+
+@pytest.mark.parametrize("script", _SCRIPTS)
+def test_the_benchmark_texts_give_the_pure_path_s_marks_and_reports(script: str) -> None:
+    text = _text(script, 20_000)
+    assert fast(text) == pure(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(ENGLISH + "\ud800Ã©", id="surrogate-then-mark"),
+        pytest.param("\udc80\udcc3\udca9 Ã©", id="surrogates-only"),
+        pytest.param("Ã\ud800©", id="surrogate-inside"),
+    ],
+)
+def test_a_lone_surrogate_gives_the_pure_path_s_marks(text: str) -> None:
+    assert fast(text) == pure(text)
 
 
 def test_the_negative_corpus_gives_the_pure_path_s_marks_and_reports() -> None:

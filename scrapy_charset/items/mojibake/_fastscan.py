@@ -1,18 +1,19 @@
-"""The pre-filter's compiled scanner: where in a long text the marks' pattern can match,
-found by Hyperscan (optional: ``pip install scrapy-charset[fast]``).
+"""The pre-filter's compiled scanner (optional): where in a text the marks' pattern may
+match, found by the C module :mod:`._scanc` built from this package's source.
 
-The marks' regular expressions (:mod:`.badness`) stay the reference: they look around the
-character they match, which Hyperscan does not support. Each of their branches is written
-here as the characters it reads, one class each, with no look-around: a superset of the
-branch's matches. Hyperscan finds every place where one of them matches, at the speed of
-its compiled automata, and the marks' pattern is then tried at those places only (and at no
-other: where no expression matches, the pattern cannot). Text that windows-1252 encodes
-whole is scanned in those bytes (one byte per character); other text in UTF-8, whose byte
-offsets are counted back to characters.
+The marks' regular expressions (:mod:`.badness`) stay the reference. Each of their
+branches reads a character of some class and looks at its neighbours; the compiled
+scanner reads the text's code points directly (no encoding step), looks up each one's
+classes in a table built here from the very class bodies the expressions are made of
+(:func:`table`), and returns the positions where a branch's classes stand side by side,
+its readings' details aside: a superset of the positions the pattern matches at, which
+the pattern then tries one by one. It also tells whether windows-1252 encodes the text
+whole (every character is latin-1 or one of windows-1252's).
 
-``SCANNER`` tells which path is in use: ``"hyperscan"`` when the package imports and the
-environment variable ``SCRAPY_CHARSET_PURE`` is not set to a non-empty value other than
-``0``, else ``"python"``.
+``SCANNER`` tells which path is in use: ``"compiled"`` when the module was built (a
+platform wheel, or ``python scripts/build_scanner.py`` in a checkout) and the environment
+variable ``SCRAPY_CHARSET_PURE`` is not set to a non-empty value other than ``0``, else
+``"python"``. A debug line of this module's logger says it at import.
 """
 
 from __future__ import annotations
@@ -21,189 +22,96 @@ import functools
 import logging
 import os
 import re
-import threading
+import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import ModuleType
 
 logger = logging.getLogger(__name__)
-
-#: One expression: the class bodies (regular-expression syntax) of the characters it reads,
-#: in order, and how many characters after its first the mark's position is.
-Expression = tuple[tuple[str, ...], int]
 
 _PURE = os.environ.get("SCRAPY_CHARSET_PURE", "") not in ("", "0")
 
 
-def _load() -> Any:
+def _load() -> ModuleType | None:
     if _PURE:
         return None
     try:
-        import hyperscan
+        from scrapy_charset.items.mojibake import _scanc
     except ImportError:
         return None
-    return hyperscan
+    return _scanc
 
 
-_hyperscan = _load()
+_scanc = _load()
 
-#: The path in use: "hyperscan" or "python".
-SCANNER = "python" if _hyperscan is None else "hyperscan"
+#: The path in use: "compiled" or "python".
+SCANNER = "python" if _scanc is None else "compiled"
+logger.debug(
+    "mojibake pre-filter: the %s path%s",
+    SCANNER,
+    " (SCRAPY_CHARSET_PURE is set)" if _PURE else "",
+)
 
-_SURROGATES = range(0xD800, 0xE000)
+#: The classes of the table's bits, in bit order (``_scanc.c`` tests them by these
+#: numbers): a mark of one character; a Latin reading's lead; a Latin reading's
+#: continuation character; a script reading's continuation character; a script reading's
+#: two-byte lead; a windows-1252 character of 0x80-0xFF; an ASCII character a legacy trail
+#: byte can be; a character that is not ASCII; a Shift_JIS reading of a UTF-8 lead byte
+#: (among the marks of one character). Then :data:`READINGS` bits each for the Latin
+#: readings' two-, three- and four-byte leads and their continuation characters.
+CLASS_BITS = (
+    "single",
+    "latin_lead",
+    "latin_cont",
+    "script_cont",
+    "script_lead2",
+    "high_1252",
+    "trail",
+    "non_ascii",
+    "shift_jis_lead",
+)
+#: The Latin readings the table has bits of.
+READINGS = 5
+#: Code points the table has entries of: the BMP's, then one for the supplementary planes.
+ENTRIES = 0x10001
+
 _PLANES = (0x10000, 0x1F600, 0x10FFFF)  # probes of the supplementary planes
 
 
-@functools.cache
-def _members(body: str) -> tuple[tuple[int, int], ...]:
-    """The code-point ranges the class ``[body]`` matches."""
-    pattern = re.compile(f"[{body}]")
-    points = {ord(c) for c in pattern.findall(_bmp())}
-    ranges: list[tuple[int, int]] = []
-    for point in sorted(points):
-        if ranges and ranges[-1][1] == point - 1:
-            ranges[-1] = (ranges[-1][0], point)
-        else:
-            ranges.append((point, point))
-    supplementary = [pattern.match(chr(p)) is not None for p in _PLANES]
-    if all(supplementary):
-        ranges.append((0x10000, 0x10FFFF))
-    elif any(supplementary):
-        raise ValueError(f"a class with part of the supplementary planes: [{body}]")
-    return tuple(ranges)
+def table(bodies: Sequence[str]) -> bytes:
+    """The classes of each BMP code point, then those of every supplementary one, 32 bits
+    each in native byte order: bit *i* set where the regular-expression class
+    ``[bodies[i]]`` matches."""
+    if len(bodies) != len(CLASS_BITS) + 4 * READINGS:
+        raise ValueError(f"{len(CLASS_BITS) + 4 * READINGS} classes are needed")
+    bmp = "".join(map(chr, range(0x10000)))
+    combined = 0
+    for bit, body in enumerate(bodies):
+        flag = bytes([1 << bit % 8])
+        at = bit // 8 if sys.byteorder == "little" else 3 - bit // 8
+        members = bytearray(4 * ENTRIES)
+        for run in re.finditer(f"[{body}]+", bmp):  # few runs: ranges of code points
+            start, end = run.span()
+            members[4 * start + at : 4 * end : 4] = flag * (end - start)
+        supplementary = [re.match(f"[{body}]", chr(p)) is not None for p in _PLANES]
+        if all(supplementary):
+            members[4 * 0x10000 + at] = flag[0]
+        elif any(supplementary):
+            raise ValueError(f"a class with part of the supplementary planes: [{body}]")
+        combined |= int.from_bytes(members, "big")  # one bit of each entry
+    return combined.to_bytes(4 * ENTRIES, "big")
 
 
-@functools.lru_cache(maxsize=1)
-def _bmp() -> str:
-    return "".join(map(chr, range(0x10000)))
+#: ``(encodable, positions, shift_jis)`` of a text: see :func:`scanner`.
+Candidates = Callable[[str], tuple[bool, list[int], int]]
 
 
-def _utf8_class(body: str) -> str:
-    parts = []
-    for low, high in _members(body):
-        # Lone surrogates are not UTF-8: text that holds one is left to the pure path.
-        for start, end in ((low, min(high, 0xD7FF)), (max(low, 0xE000), high)):
-            if start <= end:
-                parts.append(f"\\x{{{start:x}}}" + (f"-\\x{{{end:x}}}" if end > start else ""))
-    return f"[{''.join(parts)}]" if parts else ""
-
-
-def _byte_class(body: str, encode: Callable[[str], bytes | None]) -> str:
-    found: set[int] = set()
-    for low, high in _members(body):
-        for point in range(low, min(high, 0xFFFF) + 1):
-            raw = None if point in _SURROGATES else encode(chr(point))
-            if raw is not None:
-                found.update(raw)
-    return "[" + "".join(f"\\x{b:02x}" for b in sorted(found)) + "]" if found else ""
-
-
-def _compile(expressions: Sequence[str], flags: int) -> Any:
-    database = _hyperscan.Database(mode=_hyperscan.HS_MODE_BLOCK)
-    database.compile(
-        expressions=[e.encode("ascii") for e in expressions],
-        ids=list(range(len(expressions))),
-        flags=[flags] * len(expressions),
-    )
-    return database
-
-
-#: Bytes that are not UTF-8 continuation bytes (deleted to count those).
-_NOT_CONTINUATION = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
-
-
-class Scanner:
-    """The places of a text where the marks' pattern may match."""
-
-    def __init__(
-        self,
-        utf8: Sequence[Expression],
-        single_byte: Sequence[Expression],
-        encode: Callable[[str], bytes | None],
-    ) -> None:
-        """*utf8*: the expressions of text read in UTF-8; *single_byte*: of text read in
-        the single-byte form *encode* gives one character (the bytes it may be, or None
-        for a character that form does not have)."""
-        self._utf8 = self._database(utf8, _utf8_class, _hyperscan.HS_FLAG_UTF8)
-        self._single_byte = self._database(
-            single_byte, functools.partial(_byte_class, encode=encode), 0
-        )
-        self._local = threading.local()
-
-    @staticmethod
-    def _database(
-        expressions: Sequence[Expression], to_class: Callable[[str], str], flags: int
-    ) -> tuple[Any, list[int]]:
-        written, offsets = [], []
-        for classes, offset in expressions:
-            parts = [to_class(body) for body in classes]
-            if all(parts):  # a class no character of this form is in: no match
-                written.append("".join(parts))
-                # From the match's end (each expression reads a fixed number of
-                # characters) back to the mark.
-                offsets.append(offset - len(classes))
-        return _compile(written, flags), offsets
-
-    def _scratch(self, database: Any) -> Any:
-        # Hyperscan's scratch space serves one scan at a time: one per thread.
-        scratches = self._local.__dict__.setdefault("scratches", {})
-        scratch = scratches.get(id(database))
-        if scratch is None:
-            scratch = scratches[id(database)] = _hyperscan.Scratch(database)
-        return scratch
-
-    def places(self, text: str, single_byte: bytes | None) -> list[int] | None:
-        """The character positions, in order, where the marks' pattern may match in
-        *text*: every position it matches at is among them. *single_byte* is the text's
-        windows-1252 form (one byte per character), or None when it has none. None when
-        this scanner cannot read the text (a lone surrogate)."""
-        if single_byte is not None:
-            raw, (database, offsets) = single_byte, self._single_byte
-        else:
-            try:
-                raw = text.encode("utf-8")
-            except UnicodeEncodeError:
-                return None
-            database, offsets = self._utf8
-        ends: list[tuple[int, int]] = []
-        append = ends.append
-
-        def found(ident: int, _start: int, end: int, _flags: int, _context: object) -> None:
-            append((end, offsets[ident]))
-
-        database.scan(raw, match_event_handler=found, scratch=self._scratch(database))
-        if not ends:
-            return []
-        if single_byte is not None:
-            return sorted({end + offset for end, offset in ends})
-        ends.sort()
-        positions = set()
-        byte = character = 0
-        for end, offset in ends:
-            if end != byte:
-                # The characters between: the bytes less their continuation bytes.
-                step = raw[byte:end]
-                character += len(step) - len(step.translate(None, _NOT_CONTINUATION))
-                byte = end
-            positions.add(character + offset)
-        return sorted(positions)
-
-
-def scanner(
-    utf8: Sequence[Expression],
-    single_byte: Sequence[Expression],
-    encode: Callable[[str], bytes | None],
-) -> Scanner | None:
-    """A :class:`Scanner` of these expressions, or None on the pure path (or when Hyperscan
-    cannot compile them: logged once)."""
-    if _hyperscan is None:
-        logger.debug("mojibake pre-filter: the Python path")
+def scanner(bodies: Sequence[str]) -> Candidates | None:
+    """The compiled scanner of the classes *bodies* (in the order of :func:`table`): a
+    function of a text that gives whether windows-1252 encodes it whole, the positions,
+    in order, where the marks' pattern may match, and, in text it does not encode whole,
+    how many Shift_JIS readings of a UTF-8 lead byte it holds: marks of one character
+    whatever their neighbours, counted and not among the positions. None on the pure
+    path."""
+    if _scanc is None:
         return None
-    try:
-        built = Scanner(utf8, single_byte, encode)
-    except Exception:
-        global SCANNER
-        SCANNER = "python"
-        logger.warning("mojibake pre-filter: Hyperscan failed, the Python path", exc_info=True)
-        return None
-    logger.debug("mojibake pre-filter: Hyperscan %s", getattr(_hyperscan, "__version__", "?"))
-    return built
+    return functools.partial(_scanc.candidates, table(bodies))

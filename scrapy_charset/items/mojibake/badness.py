@@ -67,7 +67,6 @@ from dataclasses import dataclass, field
 
 from scrapy_charset.items.mojibake import _fastscan
 from scrapy_charset.items.mojibake.chardata import (
-    _TO_LATIN1,
     C1_RANGE,
     HALFWIDTH_KATAKANA,
     SHIFT_JIS_UTF8_LEADS,
@@ -378,21 +377,20 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
     return windows, _encodable(non_ascii)  # ASCII always encodes
 
 
-def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
-    """Whether windows-1252 encodes *text* whole, and the pre-filter's marks in it as
-    ``(position, branch)``, in order."""
-    if len(text) >= _FAST_SIZE and _FAST_PATH:
-        fast = _found_fast(text)
-        if fast is not None:
-            return fast
+def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
+    """Whether windows-1252 encodes *text* whole, the pre-filter's marks in it as
+    ``(position, branch)``, in order, and how many Shift_JIS readings of a UTF-8 lead byte
+    it holds that are not among them (the compiled scanner counts those)."""
+    if _FAST_PATH and len(text) >= _FAST_SIZE:
+        return _found_fast(text)
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
-        return encodable, _marks_of(text, encodable)
+        return encodable, _marks_of(text, encodable), 0
     windows, encodable = places
     if not windows:
-        return encodable, iter(())
-    return encodable, _found_in(text, windows, encodable)
+        return encodable, iter(()), 0
+    return encodable, _found_in(text, windows, encodable), 0
 
 
 def _found_in(
@@ -421,98 +419,43 @@ def _found_in(
     return _marks_of(excerpt, encodable, where)
 
 
-# --- Long text: where the marks can be, found by a compiled scanner (optional) -----------
+# --- Where the marks can be, found by a compiled scanner (optional) ----------------------
 #
-# With Hyperscan installed (see :mod:`._fastscan`), long text is scanned for the branches'
-# characters without their look-around, and the marks' pattern is tried only where one of
-# them is found. Each expression is ``(classes, offset)``: the characters it reads, and the
-# position of the mark among them.
+# With the compiled scanner built (see :mod:`._fastscan`), the text's code points are
+# looked up in a table of the classes the branches above are made of, and the marks'
+# pattern is tried only where a branch's classes stand side by side: the lead and
+# continuation classes of the Latin branches (at the lead, and in text windows-1252
+# encodes whole at the character after it, as :data:`_MARK_AFTER_LEGACY` finds them), the
+# script branches' continuation characters after a character that is not ASCII or a
+# two-byte lead, and, in such text, the legacy pairs and trails.
+
+#: The classes of the scanner's table, in the order of :func:`._fastscan.table`.
+_SCANNER_CLASSES = (
+    _SINGLE,
+    _LATIN_LEADS,
+    _LATIN_CONTS,
+    _SCRIPT_CONTS,
+    _SCRIPT_LEAD2,
+    _HIGH_1252,
+    "\\x40-\\x7e",
+    _NON_ASCII,
+    SHIFT_JIS_UTF8_LEADS,
+    *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
+    *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
+)
+_candidates = _fastscan.scanner(_SCANNER_CLASSES)
+#: Text from this many characters is scanned by the compiled scanner, when it is built.
+_FAST_SIZE = 0
+_FAST_PATH = _candidates is not None
 
 
-def _sequence_expressions(name: str, offset: int) -> list[_fastscan.Expression]:
-    """A UTF-8 sequence of the reading *name* (a lead, then the continuation characters
-    it needs): the mark at its lead (*offset* 0) or at its first continuation character."""
-    cont = _classes((name,), 0x80, 0xBF)
-    return [
-        ((_classes((name,), low, high), *[cont] * size), offset) for low, high, size in UTF8_LEADS
-    ]
-
-
-_SINGLE_EXPRESSION = ((_SINGLE,), 0)
-_SCRIPT_EXPRESSIONS = [
-    ((_NON_ASCII, _SCRIPT_CONTS, _SCRIPT_CONTS), 1),
-    ((_SCRIPT_LEAD2, _SCRIPT_CONTS), 1),
-]
-#: The branches of :data:`_MARK`, read in UTF-8.
-_MARK_EXPRESSIONS = [
-    _SINGLE_EXPRESSION,
-    *(e for name in _LATIN_READINGS for e in _sequence_expressions(name, 0)),
-    *_SCRIPT_EXPRESSIONS,
-]
-#: The branches of :data:`_MARK_OR_LEGACY` and :data:`_MARK_AFTER_LEGACY`, read in the
-#: windows-1252 bytes of text that it encodes whole.
-_LEGACY_EXPRESSIONS = [
-    _SINGLE_EXPRESSION,
-    ((_LATIN_LEADS, _LATIN_CONTS), 0),
-    ((_HIGH_1252, _HIGH_1252), 0),
-    ((_HIGH_1252, "\x40-\x7e", _HIGH_1252), 0),
-    *_SCRIPT_EXPRESSIONS,
-    *_sequence_expressions("macintosh", 0),
-    *(e for name in _OTHER_LATIN for e in _sequence_expressions(name, 1)),
-]
-
-
-def _encodings_of(char: str) -> bytes | None:
-    """The windows-1252 byte of *char* either way :func:`encode_windows_1252` may take
-    (the two differ for the five C1 controls a browser's windows-1252 keeps)."""
-    found: set[int] = set()
-    for route in (encode_windows_1252, _latin1_route):
-        raw = route(char)
-        if raw is not None:
-            found.update(raw)
-    return bytes(sorted(found)) or None
-
-
-def _latin1_route(char: str) -> bytes | None:
-    try:
-        return char.translate(_TO_LATIN1).encode("latin-1")
-    except UnicodeEncodeError:
-        return None
-
-
-#: Text from this many characters is scanned by the compiled scanner, when installed;
-#: shorter text costs less through the pattern alone.
-_FAST_SIZE = 1024
-#: ...and only text of Latin alphabets, whose UTF-8 form has at most this many bytes a
-#: character on a sample of :data:`_SAMPLE` characters from its start: in text of other
-#: scripts, whose every character begins like the branches' classes, Hyperscan's automata
-#: run slower than the pattern (see docs/performance.md).
-_FAST_DENSITY = 1.5
-_FAST_PATH = _fastscan.SCANNER != "python"
-
-
-@functools.cache
-def _fast_scanner() -> _fastscan.Scanner | None:
-    global _FAST_PATH
-    built = _fastscan.scanner(_MARK_EXPRESSIONS, _LEGACY_EXPRESSIONS, _encodings_of)
-    _FAST_PATH = built is not None
-    return built
-
-
-def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]] | None:
-    """:func:`_found` by the compiled scanner, or None when it cannot read *text*."""
-    sample = text[:_SAMPLE]
-    if len(sample.encode("utf-8", "surrogatepass")) > len(sample) * _FAST_DENSITY:
-        return None
-    scanner = _fast_scanner()
-    if scanner is None:
-        return None
-    raw = encode_windows_1252(text)
-    places = scanner.places(text, raw)
-    if places is None:
-        return None
-    encodable = raw is not None
-    return encodable, _marks_at(text, encodable, places)
+def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
+    """:func:`_found` by the compiled scanner."""
+    assert _candidates is not None
+    encodable, places, shift_jis = _candidates(text)
+    if not places:
+        return encodable, iter(()), shift_jis
+    return encodable, _marks_at(text, encodable, places), shift_jis
 
 
 def _marks_at(text: str, encodable: bool, places: list[int]) -> Iterator[tuple[int, str | None]]:
@@ -534,7 +477,8 @@ def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    return next(_found(text)[1], None) is not None
+    _, found, shift_jis = _found(text)
+    return shift_jis > 0 or next(found, None) is not None
 
 
 @dataclass(slots=True)
@@ -612,7 +556,7 @@ def scan(text: str) -> Marks:
     marks = Marks()
     if text.isascii():
         return marks
-    encodable, found = _found(text)
+    encodable, found, marks.shift_jis_leads = _found(text)
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
