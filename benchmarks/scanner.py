@@ -4,9 +4,11 @@ Run: ``python scripts/build_scanner.py`` (the compiled scanner, in place), then
 ``python -m benchmarks.scanner [rounds]``. M chars/s of ``inspect_unguarded`` on clean
 text of each script of ``benchmarks/items.py`` (1 KB, 100 KB, 1 MB), on the pure path and
 on the compiled scanner in the same run, alternated, the median of *rounds* (default 5)
-rounds of the best of three; and the floors at 1 MB: ``str.isascii()`` and a
-``re.search`` that finds nothing. Then whether both paths give the same marks and reports
-on the benchmark's fields.
+rounds of the best of three (CPU time of the process: other processes on a shared machine
+do not add to it); and the floors at 1 MB: ``str.isascii()`` and a ``re.search`` that
+finds nothing. Then the cost of a short field (the benchmark's clean
+fields that are not ASCII), and whether both paths give the same marks and reports on the
+benchmark's fields.
 """
 
 from __future__ import annotations
@@ -14,20 +16,24 @@ from __future__ import annotations
 import re
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TypeVar
 
 from benchmarks._itemdata import clean_values, legacy_samples, utf8_samples
-from benchmarks.items import _rate, _text
+from benchmarks.items import _text
 from scrapy_charset.items.mojibake import _fastscan, badness
 from scrapy_charset.items.textcheck import inspect_unguarded
+
+T = TypeVar("T")
 
 SCRIPTS = ("en", "fr", "cs", "vi", "ru", "uk", "el", "zh_CN", "ja", "ar")
 SIZES = (1_000, 100_000, 1_000_000)
 
 
-def _on(path: bool, function: Callable[[], object]) -> Callable[[], object]:
-    def run() -> object:
+def _on(path: bool, function: Callable[[], T]) -> Callable[[], T]:
+    def run() -> T:
         saved = badness._FAST_PATH
         badness._FAST_PATH = path
         try:
@@ -36,6 +42,28 @@ def _on(path: bool, function: Callable[[], object]) -> Callable[[], object]:
             badness._FAST_PATH = saved
 
     return run
+
+
+def _seconds(function: Callable[[], object], repeat: int) -> float:
+    """CPU seconds of one call, best of three runs of *repeat* calls: the process's own
+    time, which other processes on a shared machine do not add to."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for _ in range(repeat):
+            function()
+        best = min(best, (time.process_time() - start) / repeat)
+    return best
+
+
+def _rate(function: Callable[[], object], size: int) -> float:
+    """Million characters a second."""
+    return size / _seconds(function, max(1, 200_000 // size)) / 1e6
+
+
+def _per_field(function: Callable[[str], object], values: Sequence[str]) -> float:
+    """µs a field."""
+    return _seconds(lambda: [function(v) for v in values], 1) / max(1, len(values)) * 1e6
 
 
 def _both(text: str) -> tuple[badness.Marks, object]:
@@ -66,8 +94,20 @@ def main(argv: Sequence[str] = ()) -> None:
         floor = _rate(text.isascii, len(text))
         search = _rate(partial(nothing.search, text), len(text))
         print(f"{script:<26}{''.join(cells)}{floor:>10.0f}{search:>11.0f}")
+    fields = clean_values(per_language=50)
+    values = [f.text for f in fields if not f.text.isascii()]
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(rounds):  # alternated, the median of each
+        times[False].append(_on(False, partial(_per_field, inspect_unguarded, values))())
+        if fast:
+            times[True].append(_on(True, partial(_per_field, inspect_unguarded, values))())
+    compiled_cost = f", C {statistics.median(times[True]):.2f}" if fast else ""
+    print(
+        f"\nshort fields ({len(values):,} non-ASCII clean fields, median "
+        f"{statistics.median(len(v) for v in values):.0f} chars): µs a field of inspect_text: "
+        f"py {statistics.median(times[False]):.2f}{compiled_cost}"
+    )
     if fast:
-        fields = clean_values(per_language=50)
         texts = [f.text for f in fields]
         texts += [s.damaged for s in utf8_samples(fields)]
         texts += [s.damaged for s, _ in legacy_samples(fields)]
