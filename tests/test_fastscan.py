@@ -21,6 +21,7 @@ from benchmarks._negative import negative_corpus
 from benchmarks.items import _text
 from scrapy_charset.items.mojibake import _fastscan, badness
 from scrapy_charset.items.mojibake.badness import Marks, scan
+from scrapy_charset.items.mojibake.chardata import _shift_jis_utf8_leads
 from scrapy_charset.items.textcheck import TextReport, inspect_unguarded
 from tests.test_badness import _MARK_CHARS, _SEQUENCE_CHARS, ENGLISH, sparse_text
 
@@ -143,3 +144,19 @@ def test_the_negative_corpus_gives_the_pure_path_s_marks_and_reports() -> None:
     texts = [t for values in negative_corpus(step=40).values() for t in values]
     differ = [text for text in texts if fast(text) != pure(text)]
     assert differ == []
+
+
+@pytest.mark.parametrize(
+    "joiner",
+    [
+        pytest.param(" ", id="apart"),
+        pytest.param("", id="side-by-side"),
+        pytest.param("Ã", id="after-a-latin-lead"),
+        pytest.param("\x81", id="after-a-c1-control"),
+    ],
+)
+def test_the_counted_shift_jis_leads_are_the_pure_path_s(joiner: str) -> None:
+    # The compiled scanner counts these marks instead of handing them to the pattern.
+    text = joiner.join(_shift_jis_utf8_leads())
+    assert fast(text) == pure(text)
+    assert scan(text).shift_jis_leads > 0

@@ -15,7 +15,8 @@ lead for macintosh, the first continuation character for the others). All marks 
 of one character are two non-ASCII characters side by side (or around one ASCII
 character): in long text whose non-ASCII characters are few and apart, such places are
 found first at memory speed in the text's UTF-8 form, and the pattern runs only around
-them.
+them. With the optional compiled scanner (:mod:`._fastscan`), the pattern runs only where
+a table of its own classes says a mark may be, in text of every length and script.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -381,7 +382,7 @@ def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
     """Whether windows-1252 encodes *text* whole, the pre-filter's marks in it as
     ``(position, branch)``, in order, and how many Shift_JIS readings of a UTF-8 lead byte
     it holds that are not among them (the compiled scanner counts those)."""
-    if _FAST_PATH and len(text) >= _FAST_SIZE:
+    if _FAST_PATH:
         return _found_fast(text)
     places = _places(text)
     if places is None:
@@ -444,8 +445,7 @@ _SCANNER_CLASSES = (
     *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
 )
 _candidates = _fastscan.scanner(_SCANNER_CLASSES)
-#: Text from this many characters is scanned by the compiled scanner, when it is built.
-_FAST_SIZE = 0
+#: Whether text is scanned by the compiled scanner (it is built, and not turned off).
 _FAST_PATH = _candidates is not None
 
 
