@@ -424,11 +424,14 @@ def _found_in(
 #
 # With the compiled scanner built (see :mod:`._fastscan`), the text's code points are
 # looked up in a table of the classes the branches above are made of, and the marks'
-# pattern is tried only where a branch's classes stand side by side: the lead and
-# continuation classes of the Latin branches (at the lead, and in text windows-1252
-# encodes whole at the character after it, as :data:`_MARK_AFTER_LEGACY` finds them), the
-# script branches' continuation characters after a character that is not ASCII or a
-# two-byte lead, and, in such text, the legacy pairs and trails.
+# pattern is tried only where a branch's classes stand side by side: a Latin lead and the
+# continuation characters it needs in its own reading (in text windows-1252 encodes whole,
+# any Latin lead and continuation character, at either, as :data:`_MARK_OR_LEGACY` and
+# :data:`_MARK_AFTER_LEGACY` find them), the script branches' continuation characters
+# after a character that is not ASCII or a two-byte lead, a mark of one character, and in
+# text windows-1252 encodes whole the legacy pairs and trails. A Shift_JIS reading of a
+# UTF-8 lead byte in other text is the pattern's first branch whatever its neighbours: it
+# is counted, not tried.
 
 #: The classes of the scanner's table, in the order of :func:`._fastscan.table`.
 _SCANNER_CLASSES = (
