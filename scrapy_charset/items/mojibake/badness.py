@@ -15,7 +15,8 @@ lead for macintosh, the first continuation character for the others). All marks 
 of one character are two non-ASCII characters side by side (or around one ASCII
 character): in long text whose non-ASCII characters are few and apart, such places are
 found first at memory speed in the text's UTF-8 form, and the pattern runs only around
-them.
+them. With the optional compiled scanner (:mod:`._fastscan`), the pattern runs only where
+a table of its own classes says a mark may be, in text of every length and script.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -65,6 +66,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
+from scrapy_charset.items.mojibake import _fastscan
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     HALFWIDTH_KATAKANA,
@@ -377,17 +379,20 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
     return windows, _encodable(non_ascii)  # ASCII always encodes
 
 
-def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
-    """Whether windows-1252 encodes *text* whole, and the pre-filter's marks in it as
-    ``(position, branch)``, in order."""
+def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
+    """Whether windows-1252 encodes *text* whole, the pre-filter's marks in it as
+    ``(position, branch)``, in order, and how many Shift_JIS readings of a UTF-8 lead byte
+    it holds that are not among them (the compiled scanner counts those)."""
+    if _FAST_PATH:
+        return _found_fast(text)
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
-        return encodable, _marks_of(text, encodable)
+        return encodable, _marks_of(text, encodable), 0
     windows, encodable = places
     if not windows:
-        return encodable, iter(())
-    return encodable, _found_in(text, windows, encodable)
+        return encodable, iter(()), 0
+    return encodable, _found_in(text, windows, encodable), 0
 
 
 def _found_in(
@@ -416,11 +421,68 @@ def _found_in(
     return _marks_of(excerpt, encodable, where)
 
 
+# --- Where the marks can be, found by a compiled scanner (optional) ----------------------
+#
+# With the compiled scanner built (see :mod:`._fastscan`), the text's code points are
+# looked up in a table of the classes the branches above are made of, and the marks'
+# pattern is tried only where a branch's classes stand side by side: a Latin lead and the
+# continuation characters it needs in its own reading (in text windows-1252 encodes whole,
+# any Latin lead and continuation character, at either, as :data:`_MARK_OR_LEGACY` and
+# :data:`_MARK_AFTER_LEGACY` find them), the script branches' continuation characters
+# after a character that is not ASCII or a two-byte lead, a mark of one character, and in
+# text windows-1252 encodes whole the legacy pairs and trails. A Shift_JIS reading of a
+# UTF-8 lead byte in other text is the pattern's first branch whatever its neighbours: it
+# is counted, not tried.
+
+#: The classes of the scanner's table, in the order of :func:`._fastscan.table`.
+_SCANNER_CLASSES = (
+    _SINGLE,
+    _LATIN_LEADS,
+    _LATIN_CONTS,
+    _SCRIPT_CONTS,
+    _SCRIPT_LEAD2,
+    _HIGH_1252,
+    "\\x40-\\x7e",
+    _NON_ASCII,
+    SHIFT_JIS_UTF8_LEADS,
+    *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
+    *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
+)
+_candidates = _fastscan.scanner(_SCANNER_CLASSES)
+#: Whether text is scanned by the compiled scanner (it is built, and not turned off).
+_FAST_PATH = _candidates is not None
+
+
+def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
+    """:func:`_found` by the compiled scanner."""
+    assert _candidates is not None
+    encodable, places, shift_jis = _candidates(text)
+    if not places:
+        return encodable, iter(()), shift_jis
+    return encodable, _marks_at(text, encodable, places), shift_jis
+
+
+def _marks_at(text: str, encodable: bool, places: list[int]) -> Iterator[tuple[int, str | None]]:
+    """:func:`_marks_of`, the pattern tried only at *places* (in order; every position
+    the pattern matches at is among them). A match takes one character: which branch
+    matches at a position does not depend on the matches before it."""
+    pattern = _MARK_OR_LEGACY if encodable else _MARK
+    for position in places:
+        match = pattern.match(text, position)
+        if match is None:
+            continue
+        kind = match.lastgroup
+        yield position, kind
+        if pattern is _MARK_OR_LEGACY and kind in _LEGACY_KINDS:
+            pattern = _MARK_AFTER_LEGACY
+
+
 def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    return next(_found(text)[1], None) is not None
+    _, found, shift_jis = _found(text)
+    return shift_jis > 0 or next(found, None) is not None
 
 
 @dataclass(slots=True)
@@ -498,7 +560,7 @@ def scan(text: str) -> Marks:
     marks = Marks()
     if text.isascii():
         return marks
-    encodable, found = _found(text)
+    encodable, found, marks.shift_jis_leads = _found(text)
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)

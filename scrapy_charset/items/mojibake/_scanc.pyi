@@ -1,0 +1,3 @@
+"""The pre-filter's compiled scanner (``_scanc.c``), when it is built."""
+
+def candidates(table: bytes, text: str, /) -> tuple[bool, list[int], int]: ...
