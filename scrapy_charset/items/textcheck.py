@@ -22,8 +22,21 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import SAFE_KINDS, Finding, MojibakeKind, find_mojibake
-from scrapy_charset.items.mojibake.badness import NONE, evidence, utf8_sequences, weigh
+from scrapy_charset.items.mojibake import (
+    SAFE_KINDS,
+    Finding,
+    MojibakeKind,
+    find_mojibake,
+    find_scanned,
+)
+from scrapy_charset.items.mojibake.badness import (
+    NONE,
+    Marks,
+    evidence,
+    scan,
+    utf8_sequences,
+    weigh,
+)
 from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
 from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns
 from scrapy_charset.items.mojibake.plausible import implausible
@@ -113,7 +126,8 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     if value.isascii():
         return CLEAN
     replacements = value.count("\ufffd") if "\ufffd" in value else 0  # "in" is memchr
-    found = find_mojibake(value)  # one pass over clean text: the pre-filter's
+    marks = scan(value)  # one pass over clean text: the pre-filter's
+    found = find_scanned(value, marks)
     if found is None:
         return _replacements_only(replacements)
     repaired = _allowed(found, legacy)
@@ -131,7 +145,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     left_kind, left = (
         (remaining.kind, _segments_left(repaired, remaining))
         if remaining is not None
-        else _damage_left(value, repaired)
+        else _damage_left(value, marks, repaired)
         if repaired is not None
         else (None, 0)
     )
@@ -186,21 +200,21 @@ _KIND_OF_READING = {
 }
 
 
-def _damage_left(value: str, repaired: str) -> tuple[MojibakeKind | None, int]:
-    """The damage a repair of *value* left in *repaired*: the kind and the count of the
-    segments (runs of characters without a space) that still hold, unchanged, a UTF-8
-    sequence of *value* that had evidence there (:func:`.badness.evidence`, the field's
-    rules included), or that made a segment whole and reads as a letter of a script the
-    repair brought in ("Рё" is "и" beside "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A
-    sequence too weak to be found again alone is still damage left: the field was damaged
-    and repaired around it."""
+def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
+    """The damage a repair of *value* (whose marks are *marks*) left in *repaired*: the
+    kind and the count of the segments (runs of characters without a space) that still
+    hold, unchanged, a UTF-8 sequence of *value* that had evidence there
+    (:func:`.badness.evidence`, the field's rules included), or that made a segment whole
+    and reads as a letter of a script the repair brought in ("Рё" is "и" beside
+    "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A sequence too weak to be found again alone
+    is still damage left: the field was damaged and repaired around it."""
     others = _other_sequences(value)
     if not any(value[s:e] in repaired for _n, s, e, _w in others) and not any(
-        value[s:e] in repaired for _n, s, e in utf8_sequences(value)
+        value[s:e] in repaired for _n, s, e in utf8_sequences(value, marks)
     ):
         return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
-    evidence(value, weighed=weighed)
+    evidence(value, marks=marks, weighed=weighed)
     weighed += others
     if not weighed:
         return None, 0

@@ -71,6 +71,7 @@ __all__ = [
     "MojibakeKind",
     "encode_windows_1252",
     "find_mojibake",
+    "find_scanned",
     "suspicious",
 ]
 
@@ -82,10 +83,15 @@ def find_mojibake(text: str) -> Finding | None:
 
     Text without any of the pre-filter's marks returns at once.
     """
-    marks = scan(text)
+    return find_scanned(text, scan(text))
+
+
+def find_scanned(text: str, marks: Marks) -> Finding | None:
+    """:func:`find_mojibake` with *text*'s marks (:func:`.badness.scan`) already found."""
     if not marks.any and "\ufffd" not in text:
         return None
-    found = _find(text, marks)
+    ctx = Context(text, marks)
+    found = _find(ctx)
     if found is not None and found.repaired is not None and found.kind in _SIBLING_KINDS:
         sibling = competing(text, found.repaired, _OWN_READING.get(found.kind))
         if sibling is not None:
@@ -103,7 +109,7 @@ def find_mojibake(text: str) -> Finding | None:
             )
     if found is None or found.rule is not None:
         return found
-    rule, found_on = _explained(text, marks, found)
+    rule, found_on = _explained(ctx, found)
     return dataclasses.replace(found, rule=rule, evidence=found_on)
 
 
@@ -136,9 +142,17 @@ class Context:
         self.marks = marks
 
     @functools.cached_property
+    def evidence(self) -> Evidence:
+        """The evidence of UTF-8 read as a single-byte encoding (:mod:`.badness`), counted
+        until one reading has enough: what the repair's first layer and the report's rule
+        are both judged on."""
+        return evidence(self.text, marks=self.marks, until=Evidence.is_enough)
+
+    @property
     def utf8(self) -> bool:
-        """Some evidence of UTF-8 read as a single-byte encoding (:mod:`.badness`)."""
-        return evidence(self.text, marks=self.marks, until=Evidence.is_some).some
+        """Some evidence of UTF-8 read as a single-byte encoding: a count stopped at
+        enough has some, and one never stopped counted every sequence."""
+        return self.evidence.some
 
     @functools.cached_property
     def legacy(self) -> Finding | None:
@@ -176,7 +190,7 @@ class Fixer:
 
 def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
     text = ctx.text
-    result = utf8_rounds(text, ctx.marks)
+    result = utf8_rounds(text, ctx.marks, ctx.evidence)
     if result is None:
         return None
     fixed, kind, segments = result
@@ -269,9 +283,8 @@ FIXERS: tuple[Fixer, ...] = (
 )
 
 
-def _find(text: str, marks: Marks) -> Finding | None:
+def _find(ctx: Context) -> Finding | None:
     """The first finding of :data:`FIXERS`, walked in order, with its row's name."""
-    ctx = Context(text, marks)
     stopped = False
     for fixer in FIXERS:
         if (stopped and not fixer.last) or not fixer.applies(ctx):
@@ -292,16 +305,16 @@ _READING_RULES = {
 }
 
 
-def _explained(text: str, marks: Marks, found: Finding) -> tuple[str | None, str | None]:
+def _explained(ctx: Context, found: Finding) -> tuple[str | None, str | None]:
     """``rule`` and ``evidence`` for *found*: the first decisive sequence's rule
     (:data:`.badness.RULES`) for UTF-8 read as a single-byte encoding, else the reading."""
     rule = _READING_RULES.get(found.kind)
     if rule is not None:
         return (f"{rule}:{found.encoding}" if found.encoding else rule), None
-    names = OTHER_READINGS if found.kind == MojibakeKind.UTF8_AS_OTHER else UTF8_READINGS
-    seen = evidence(
-        text, names, marks if names is UTF8_READINGS else None, until=Evidence.is_enough
-    )
+    if found.kind == MojibakeKind.UTF8_AS_OTHER:
+        seen = evidence(ctx.text, OTHER_READINGS, ctx.marks, until=Evidence.is_enough)
+    else:
+        seen = ctx.evidence
     if seen.rule is None and found.kind == MojibakeKind.UTF8_AS_OTHER:
         return "segments", None
     return seen.rule, seen.sequence

@@ -290,14 +290,17 @@ def all_utf8(text: str) -> bool:
     return True
 
 
-def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKind, bool] | None:
+def utf8_rounds(
+    text: str, marks: Marks | None = None, counted: Evidence | None = None
+) -> tuple[str, MojibakeKind, bool] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
     Returns (repaired, kind, repaired segment by segment), or None; *repaired* is the
     text itself for damage that is reported without a repair. ftfy decides first
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
-    windows-1251).
+    windows-1251). *marks* and *counted* are the text's marks and its evidence (counted
+    until enough), when the caller has them.
     """
     original = text
     # Each layer as the evidence rule and a repair step find it, none judged yet.
@@ -308,8 +311,11 @@ def utf8_rounds(text: str, marks: Marks | None = None) -> tuple[str, MojibakeKin
     segments: list[bool] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
-        layer_marks = marks if text is original else None
-        seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
+        if text is original and counted is not None:
+            seen = counted
+        else:
+            layer_marks = marks if text is original else None
+            seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
         if not seen.some:
             break
         step = _ftfy_step(text)
