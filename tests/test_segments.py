@@ -180,3 +180,29 @@ CAPITAL_WORDS = [
 @pytest.mark.parametrize(("damaged", "repaired"), CAPITAL_WORDS)
 def test_a_word_in_capitals_next_to_damage_is_kept(damaged: str, repaired: str) -> None:
     assert inspect_text(damaged).repaired == repaired
+
+
+# --- Damage left in a long field: found the same way, in linear time ---------------------
+#
+# Past 2,000 tokens the repair's tokens pair up by position (textcheck._MAX_ALIGNED_TOKENS),
+# not through difflib, whose alignment is quadratic at worst: the report must not change.
+
+_LEFT = "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, Узбекистан"
+
+
+@pytest.mark.parametrize(
+    "filler",
+    [
+        pytest.param(" слово" * 10, id="short"),
+        pytest.param(" слово" * 2500, id="past-the-aligned-tokens"),
+        pytest.param(" CafÃ©" * 2500, id="long-and-damaged-around"),
+    ],
+)
+def test_damage_left_in_a_long_field(filler: str) -> None:
+    report = inspect_text(_LEFT + filler)
+    assert report.repaired is not None
+    assert report.repaired.startswith("Кпелле, Уоллес Рё Футана, Узбекистан")
+    assert (report.remaining, report.remaining_segments) == (
+        MojibakeKind.UTF8_AS_WINDOWS_1251,
+        1,
+    )

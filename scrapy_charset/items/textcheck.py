@@ -16,6 +16,7 @@ type, and the report then gives only the count of U+FFFD.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import logging
 import re
@@ -200,6 +201,16 @@ _KIND_OF_READING = {
 }
 
 
+#: Distinct sequences of a field looked for in its repair one by one, at most; past that,
+#: the full check runs (it is linear, this shortcut is not).
+_MAX_LOOKUPS = 64
+#: Tokens of a field, and characters of a token, that the alignments below (difflib,
+#: quadratic at worst) take at most. A longer field pairs its tokens by position (a
+#: repair keeps their number); a longer token that changed is taken to hold what it held.
+_MAX_ALIGNED_TOKENS = 2000
+_MAX_ALIGNED_CHARS = 4000
+
+
 def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
     """The damage a repair of *value* (whose marks are *marks*) left in *repaired*: the
     kind and the count of the segments (runs of characters without a space) that still
@@ -207,11 +218,12 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
     (:func:`.badness.evidence`, the field's rules included), or that made a segment whole
     and reads as a letter of a script the repair brought in ("Рё" is "и" beside
     "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A sequence too weak to be found again alone
-    is still damage left: the field was damaged and repaired around it."""
+    is still damage left: the field was damaged and repaired around it. Linear in the
+    length of the field."""
     others = _other_sequences(value)
-    if not any(value[s:e] in repaired for _n, s, e, _w in others) and not any(
-        value[s:e] in repaired for _n, s, e in utf8_sequences(value, marks)
-    ):
+    distinct = {value[s:e] for _n, s, e, _w in others}
+    distinct.update(value[s:e] for _n, s, e in utf8_sequences(value, marks))
+    if len(distinct) <= _MAX_LOOKUPS and not any(seq in repaired for seq in distinct):
         return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
     evidence(value, marks=marks, weighed=weighed)
@@ -220,22 +232,28 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
         return None, 0
     old = list(_TOKEN.finditer(value))
     new = _TOKEN.findall(repaired)
-    pairs: list[tuple[re.Match[str], str]] = []
-    brought: set[str] = set()  # the scripts of the letters of the tokens repaired
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-        None, [t.group() for t in old], new, autojunk=False
-    ).get_opcodes():
-        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
-            pairs += zip(old[i1:i2], new[j1:j2], strict=True)
-        if tag != "equal":
-            brought.update(_scripts("".join(new[j1:j2])))
-    spans = sorted(
-        (start, end, name)
-        for name, start, end, weight in weighed
-        if weight != NONE or _whole_and_brought(value, (name, start, end, weight), weighed, brought)
-    )
+    pairs, brought = _pairs(old, new)
+    starts = [token.start() for token in old]
+    by_token: dict[int, list[tuple[str, int, int, int]]] = {}
+    for item in weighed:
+        index = bisect.bisect_right(starts, item[1]) - 1
+        if index >= 0 and item[2] <= old[index].end():
+            by_token.setdefault(index, []).append(item)
+    covered: dict[tuple[int, str], bool] = {}
     left: dict[int, str] = {}  # token of *value* (its start) -> the reading of a sequence left
-    for token, token_new in pairs:
+    for index, token_new in pairs:
+        inside = by_token.get(index)
+        if not inside:
+            continue
+        token = old[index]
+        spans = sorted(
+            (start, end, name)
+            for name, start, end, weight in inside
+            if weight != NONE
+            or _whole_and_brought(
+                value, token, (name, start, end), inside, brought=brought, covered=covered
+            )
+        )
         reading = _left_in(token, token_new, spans)
         if reading is not None:
             left[token.start()] = reading
@@ -243,6 +261,42 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
         return None, 0
     first = left[min(left)]
     return _KIND_OF_READING.get(first, MojibakeKind.UTF8_AS_OTHER), len(left)
+
+
+def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, str]], set[str]]:
+    """``(index of a token of the field, the token it became)`` for the tokens a repair
+    kept in place, and the scripts of the letters of the tokens it changed."""
+    brought: set[str] = set()
+    if len(old) == len(new) and len(old) > _MAX_ALIGNED_TOKENS:
+        pairs = list(enumerate(new))
+        for token, token_new in zip(old, new, strict=True):
+            if token.group() != token_new:
+                brought.update(_scripts(token_new))
+        return pairs, brought
+    if len(old) > _MAX_ALIGNED_TOKENS or len(new) > _MAX_ALIGNED_TOKENS:
+        # Tokens were split or joined in a long field: the common start and end pair up.
+        head = 0
+        while head < min(len(old), len(new)) and old[head].group() == new[head]:
+            head += 1
+        tail = 0
+        while (
+            tail < min(len(old), len(new)) - head
+            and old[len(old) - 1 - tail].group() == new[len(new) - 1 - tail]
+        ):
+            tail += 1
+        brought.update(_scripts(" ".join(new[head : len(new) - tail])))
+        pairs = [(i, new[i]) for i in range(head)]
+        pairs += [(len(old) - 1 - k, new[len(new) - 1 - k]) for k in range(tail)]
+        return pairs, brought
+    pairs = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, [t.group() for t in old], new, autojunk=False
+    ).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            pairs += zip(range(i1, i2), new[j1:j2], strict=True)
+        if tag != "equal":
+            brought.update(_scripts("".join(new[j1:j2])))
+    return pairs, brought
 
 
 def _other_sequences(text: str) -> list[tuple[str, int, int, int]]:
@@ -266,27 +320,34 @@ def _scripts(text: str) -> set[str]:
 
 def _whole_and_brought(
     text: str,
-    sequence: tuple[str, int, int, int],
-    weighed: list[tuple[str, int, int, int]],
+    token: re.Match[str],
+    sequence: tuple[str, int, int],
+    inside: list[tuple[str, int, int, int]],
+    *,
     brought: set[str],
+    covered: dict[tuple[int, str], bool],
 ) -> bool:
-    """The *sequence* ``(reading, start, end, weight)`` reads as letters of a script in
-    *brought*, and its segment's non-ASCII characters are all in sequences of its reading."""
-    name, start, end, _weight = sequence
+    """The *sequence* ``(reading, start, end)`` of *token* reads as letters of a script
+    in *brought*, and the token's non-ASCII characters are all in sequences of its
+    reading (among *inside*, the token's sequences; the answer is kept in *covered*)."""
+    name, start, end = sequence
     try:
         decoded = singlebyte.encode(text[start:end], name).decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return False
     if not decoded.isalpha() or not _scripts(decoded) <= brought:
         return False
-    match = _TOKEN.search(text, text.rfind(" ", 0, start) + 1)
-    if match is None:
-        return False
-    covered: set[int] = set()
-    for reading, s, e, _weight in weighed:
-        if reading == name and match.start() <= s and e <= match.end():
-            covered.update(range(s, e))
-    return all(i in covered for i in range(match.start(), match.end()) if text[i] > "\x7f")
+    key = (token.start(), name)
+    whole = covered.get(key)
+    if whole is None:
+        chars: set[int] = set()
+        for reading, s, e, _weight in inside:
+            if reading == name:
+                chars.update(range(s, e))
+        whole = covered[key] = all(
+            i in chars for i in range(token.start(), token.end()) if text[i] > "\x7f"
+        )
+    return whole
 
 
 def _left_in(token: re.Match[str], new: str, spans: list[tuple[int, int, str]]) -> str | None:
@@ -296,7 +357,7 @@ def _left_in(token: re.Match[str], new: str, spans: list[tuple[int, int, str]]) 
     if not inside:
         return None
     old = token.group()
-    if old == new:
+    if old == new or len(old) > _MAX_ALIGNED_CHARS or len(new) > _MAX_ALIGNED_CHARS:
         return inside[0][2]
     blocks = difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks()
     for start, end, name in inside:
