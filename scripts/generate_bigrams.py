@@ -42,6 +42,8 @@ import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
+from scrapy_charset.items.mojibake.siblings import symbol
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "scrapy_charset" / "items" / "mojibake" / "_bigrams.py"
 
@@ -54,16 +56,6 @@ MIN_COUNT = 2
 STEPS = 4
 #: The blocks whose pairs are left out: ideographs, kana, Hangul syllables.
 BY_SCRIPT = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
-
-
-def symbol(c: str) -> str:
-    """*c* as the table counts it (the runtime's ``_symbol`` maps the same way)."""
-    if c.isdigit():
-        return "0"
-    if (c.isascii() and not c.isalpha()) or unicodedata.category(c)[0] == "Z":
-        return " "
-    lower = c.lower()
-    return lower if len(lower) == 1 else c
 
 
 def names() -> list[str]:

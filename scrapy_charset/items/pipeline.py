@@ -39,13 +39,12 @@ from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.items.stamp import STAMP_KEYS, item_sources
+from scrapy_charset.items.stamp import STAMP_KEYS, BoundStats, item_sources
 from scrapy_charset.items.textcheck import TextReport, inspect_text
 from scrapy_charset.signals import charset_alert
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.statscollectors import StatsCollector
     from typing_extensions import Self
 
 __all__ = ["CLOSE_REASON", "CharsetDropItem", "CharsetPipeline"]
@@ -171,7 +170,7 @@ def _rebuildable(value: Any) -> bool:
     )
 
 
-class CharsetPipeline:
+class CharsetPipeline(BoundStats):
     """Check every string field of every item for U+FFFD and mojibake.
 
     Stats (all integers): ``charset/items_checked``, ``charset/replacement/items``,
@@ -207,16 +206,6 @@ class CharsetPipeline:
         self.sources.consumed = True
         crawler.signals.connect(self._forget, signal=signals.item_dropped)
         crawler.signals.connect(self._forget, signal=signals.item_error)
-
-    @property
-    def stats(self) -> StatsCollector:
-        return self._stats
-
-    @stats.setter
-    def stats(self, stats: StatsCollector) -> None:
-        self._stats = stats
-        # Bound once: Scrapy's stats collector resolves its methods on every access.
-        self._inc = stats.inc_value
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_PENDING",
     "STAMP_KEYS",
+    "BoundStats",
     "CharsetItemStampMiddleware",
     "ItemSources",
     "item_sources",
@@ -158,7 +159,25 @@ class _Page:
         self.error: Exception | None = None
 
 
-class CharsetItemStampMiddleware:
+class BoundStats:
+    """A component's ``stats``, with ``inc_value`` bound once as ``_inc`` whenever the
+    collector is set (the item stamp's and the pipeline's: tests replace it)."""
+
+    _stats: StatsCollector
+    _inc: Callable[..., None]
+
+    @property
+    def stats(self) -> StatsCollector:
+        return self._stats
+
+    @stats.setter
+    def stats(self, stats: StatsCollector) -> None:
+        self._stats = stats
+        # Bound once: Scrapy's stats collector resolves its methods on every access.
+        self._inc = stats.inc_value
+
+
+class CharsetItemStampMiddleware(BoundStats):
     """Tell the item pipeline which decision each item's response had and, with
     ``CHARSET_ITEM_FIELD``, put the decision on every item.
 
@@ -185,16 +204,6 @@ class CharsetItemStampMiddleware:
         assert crawler.stats is not None
         self.stats = crawler.stats
         self._warn = Once(logger, extra={"crawler": crawler})
-
-    @property
-    def stats(self) -> StatsCollector:
-        return self._stats
-
-    @stats.setter
-    def stats(self, stats: StatsCollector) -> None:
-        self._stats = stats
-        # Bound once: Scrapy's stats collector resolves its methods on every access.
-        self._inc = stats.inc_value
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
