@@ -21,10 +21,10 @@ Run ``python -m benchmarks.items`` for the per-source table.
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -256,6 +256,12 @@ def negative_corpus(*, step: int = 1, seed: int = 3) -> dict[str, list[str]]:
     return corpus
 
 
-if __name__ == "__main__":
-    for name, values in negative_corpus(step=int(sys.argv[1]) if sys.argv[1:] else 1).items():
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The negative corpus's strings per source.")
+    parser.add_argument("step", type=int, nargs="?", default=1, help="take every n-th locale")
+    for name, values in negative_corpus(step=max(1, parser.parse_args(argv).step)).items():
         print(f"{name:<12}{len(values):>9,}")
+
+
+if __name__ == "__main__":
+    main()

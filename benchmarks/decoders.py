@@ -16,8 +16,9 @@ ratio (ours / Python's; the target is 1.5 or less on valid input).
 
 from __future__ import annotations
 
+import argparse
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -115,7 +116,8 @@ def interleaved(ours: Callable[[], object], theirs: Callable[[], object]) -> tup
     return best_ours, best_theirs
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     print(f"decoding about {SIZE // 1000} KB of country names per encoding (microseconds)")
     print(
         f"{'encoding':<16}{'python codec':<14}"

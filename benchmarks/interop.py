@@ -17,8 +17,9 @@ windows-1252 body holding one byte the standard codec lacks (0x81, at the end) t
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from benchmarks._growth import best_time
 from benchmarks.overhead import CASES, KB, MB, Case, _middleware, floor, scrapy_text
@@ -39,7 +40,8 @@ def exactness(body: bytes, encoding: str) -> Callable[[], object]:
     return lambda: response_codec(body, encoding)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     from scrapy_charset.whatwg.codecs import response_codec
 
     label, make_b = _middleware()

@@ -30,9 +30,9 @@ locale and CLDR locale; 1, the default, takes them all). Sources:
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -337,8 +337,12 @@ def partial_figures(samples: Sequence[tuple[str, str, str]]) -> dict[str, dict[s
     return figures
 
 
-def main(argv: Sequence[str] = ()) -> None:
-    step = int(argv[0]) if argv else 1
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "step", type=int, nargs="?", default=1, help="take every n-th Faker and CLDR locale"
+    )
+    step = max(1, parser.parse_args(argv).step)
     print("ftfy 6.3.1 test_cases.json")
     print(f"{'variant':<8}{'cases':>7}{'wrong':>7}{'wrong (legacy)':>16}{'utf-8 kinds':>13}"
           f"{'exact':>7}{'ftfy exact':>12}")  # fmt: skip
@@ -377,4 +381,4 @@ def main(argv: Sequence[str] = ()) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

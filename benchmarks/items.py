@@ -15,9 +15,9 @@ repaired exactly; 0 changes by the default repair on the negative corpus and fla
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
-import sys
 import time
 import traceback
 from collections import Counter, defaultdict
@@ -52,9 +52,16 @@ def _per_field(function: Callable[[str], object], values: Sequence[str]) -> floa
     return best / max(1, len(values)) * 1e6
 
 
-def main(argv: Sequence[str] = ()) -> None:
-    per_language = int(argv[0]) if argv else 10_000
-    strings = int(argv[1]) if len(argv) > 1 else 1_000_000
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "per_language", type=int, nargs="?", default=10_000, help="field values a language"
+    )
+    parser.add_argument(
+        "strings", type=int, nargs="?", default=1_000_000, help="generated strings (robustness)"
+    )
+    args = parser.parse_args(argv)
+    per_language, strings = args.per_language, args.strings
     fields = clean_values(per_language=per_language)
     samples = _detection(fields)
     _legacy(fields)
@@ -287,4 +294,4 @@ def _row(how: str, row: Counter[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

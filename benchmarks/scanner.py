@@ -14,9 +14,9 @@ benchmark's fields.
 
 from __future__ import annotations
 
+import argparse
 import re
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -71,8 +71,10 @@ def _both(text: str) -> tuple[badness.Marks, object]:
     return badness.scan(text), inspect_unguarded(text)
 
 
-def main(argv: Sequence[str] = ()) -> None:
-    rounds = int(argv[0]) if argv else 5
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rounds", type=int, nargs="?", default=5, help="alternated rounds")
+    rounds = max(1, parser.parse_args(argv).rounds)
     fast = _fastscan.SCANNER == "compiled"
     print(f"scanner: {_fastscan.SCANNER}")
     header = "".join(f"{f'{size:,} py':>13}{'C':>8}" for size in SIZES)
@@ -132,4 +134,4 @@ def main(argv: Sequence[str] = ()) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
