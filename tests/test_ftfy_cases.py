@@ -96,9 +96,13 @@ BYTE_A0 = (
     "the byte is gone, and this package does not guess it back (the same shape is a "
     "Portuguese word in capitals before a space: IRMÃ E)"
 )
-OTHER_READING = (
-    "UTF-8 read as macintosh, windows-1250, ISO-8859-2 or windows-1257: found "
-    "(utf8-as-other) and repaired only with legacy=True"
+SIBLING_READING = (
+    "windows-1250 reads 'MĂĄm' as 'Måm', about as likely by the pair table as "
+    "ISO-8859-2's 'Mám': the segment is judged alone and reported (sibling-reading)"
+)
+LONE_MACINTOSH_PAIR = (
+    "one macintosh pair in the field ('√≤' in 'Zam√≤'): weak evidence alone, reported "
+    "without a repair"
 )
 OTHER_UNSEEN = (
     "UTF-8 read as cp437 or a lone macintosh pair: not among the readings the "
@@ -131,14 +135,9 @@ NOT_EXACT = {
     ("plain", 13): BYTE_A0,  # Messy language names: Thai
     ("plain", 18): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
     ("plain", 19): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese
-    ("plain", 21): OTHER_READING,  # UTF-8 / MacRoman mix-up about smurfs
     ("plain", 38): OTHER_UNSEEN,  # UTF-8 / Codepage 437 mixup in Russian
-    ("plain", 40): OTHER_READING,  # UTF-8 / Windows-1250 mixup in French
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
-    ("plain", 46): OTHER_READING,  # lossy UTF-8 / Windows-1250 mixup in Spanish
-    ("plain", 49): OTHER_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
-    ("plain", 52): OTHER_READING,  # UTF-8 / sloppy Windows-1250 mixup in Romanian
-    ("plain", 53): OTHER_READING,  # UTF-8 / Windows-1250 mixup in Slovak
+    ("plain", 49): SIBLING_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
     ("plain", 56): LEGACY_ONLY_C1,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 69): OTHER_UNSEEN,  # sharp S, in isolation, via MacRoman encoding
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
@@ -148,17 +147,9 @@ NOT_EXACT = {
     ("plain", 103): BYTE_A0,  # We can fix 'à' in windows-1251 sometimes as well
     ("plain", 104): BYTE_A0,  # 'Ã quele' is the Portuguese word 'àquele', not 'à quele'
     ("plain", 105): BYTE_A0,  # A complex, lossy pile-up of mojibake in Portuguese
-    ("plain", 120): OTHER_READING,  # Three layers of UTF-8 / MacRoman mixup in French
-    ("plain", 121): OTHER_READING,  # UTF-8 / MacRoman mixup in French
-    ("plain", 122): OTHER_READING,  # Italian UTF-8 / MacRoman example with ò
+    ("plain", 122): LONE_MACINTOSH_PAIR,  # Italian UTF-8 / MacRoman example with ò
     ("plain", 124): BYTE_A0,  # Latvian UTF-8 / Windows-1257 mojibake
-    ("plain", 125): OTHER_READING,  # Latvian UTF-8 / MacRoman mojibake
     ("plain", 126): BYTE_A0,  # Lithuanian UTF-8 / Windows-1257 mojibake
-    ("plain", 127): OTHER_READING,  # Lithuanian UTF-8 / Windows-1250 mojibake
-    ("plain", 130): OTHER_READING,  # Synthetic: Hebrew UTF-8 / Windows-1250 mojibake
-    ("plain", 131): OTHER_READING,  # Synthetic: Hebrew UTF-8 / MacRoman mojibake
-    ("plain", 134): OTHER_READING,  # Synthetic: Arabic UTF-8 / Windows-1250 mojibake
-    ("plain", 135): OTHER_READING,  # Synthetic: Arabic UTF-8 / MacRoman mojibake
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
     ("extra", 96): BYTE_A0,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("extra", 101): BYTE_A0,  # The Portuguese word 'às' does not become 'à s' due to the Fr

@@ -286,7 +286,10 @@ def test_legacy_repairs_on_request(value: str, repaired: str, encoding: str) -> 
 
 
 def test_safe_kinds_are_the_reversible_utf8_ones() -> None:
-    assert frozenset({U8_1252, "utf8-double-encoded", "utf8-as-windows-1251"}) == SAFE_KINDS
+    assert (
+        frozenset({U8_1252, "utf8-double-encoded", "utf8-as-windows-1251", "utf8-as-other"})
+        == SAFE_KINDS
+    )
 
 
 # --- Real multilingual text (pycountry's catalogues), a small slice of benchmarks/items.py
@@ -318,12 +321,30 @@ def test_real_text_utf8_mojibake(fields: list[Field]) -> None:
     repairable = [
         (s, r)
         for s, r in zip(samples, reports, strict=True)
-        if s.kind in SAFE_KINDS and not s.lossy
+        if s.kind in SAFE_KINDS - {"utf8-as-other"} and not s.lossy
     ]
     exact = sum(r.repaired == s.original for s, r in repairable)
     assert len(samples) > 5000
     assert _rate(flagged, len(samples)) >= 0.97
     assert _rate(exact, len(repairable)) >= 0.99
+
+
+def test_real_text_utf8_read_in_other_single_byte_encodings(fields: list[Field]) -> None:
+    """UTF-8 read as macintosh, windows-1250, ISO-8859-2 or windows-1257: a repair is exact
+    or says what it left; a segment two readings give, or a repair no likelier than the
+    text as given, is reported instead."""
+    samples = [s for s in utf8_samples(fields) if s.kind == "utf8-as-other" and not s.lossy]
+    reports = [inspect_text(s.damaged) for s in samples]
+    exact = sum(r.repaired == s.original for s, r in zip(samples, reports, strict=True))
+    wrong = [
+        (s.original, r.repaired)
+        for s, r in zip(samples, reports, strict=True)
+        if r.repaired not in (None, s.original) and not r.partial
+    ]
+    assert len(samples) > 5000
+    assert wrong == []
+    assert _rate(exact, len(samples)) >= 0.85
+    assert _rate(sum(not r.clean for r in reports), len(samples)) >= 0.97
 
 
 def test_real_text_legacy_repair(fields: list[Field]) -> None:
@@ -365,13 +386,13 @@ EVIDENCE_CASES = [
     pytest.param(
         misread("Le café était très célèbre à Genève", "utf-8", "mac_roman"),
         "utf8-as-other",
-        None,
+        "Le café était très célèbre à Genève",
         id="utf8-as-macintosh",
     ),
     pytest.param(
         misread("Zażółć gęślą jaźń", "utf-8", "cp1250"),
         "utf8-as-other",
-        None,
+        "Zażółć gęślą jaźń",
         id="utf8-as-windows-1250",
     ),
     pytest.param(misread("25°C", "utf-8", "windows-1252"), U8_1252, "25°C", id="degree-ftfy"),
@@ -408,9 +429,10 @@ def test_damage_with_evidence(value: str, kind: str, repaired: str | None) -> No
     assert (report.mojibake, report.repaired) == (kind, repaired)
 
 
-def test_other_single_byte_readings_repaired_on_request() -> None:
+def test_other_single_byte_readings_repaired_with_either_policy() -> None:
     value = misread("Le café était très célèbre à Genève", "utf-8", "mac_roman")
     assert inspect_text(value, legacy=True).repaired == "Le café était très célèbre à Genève"
+    assert inspect_text(value).repaired == "Le café était très célèbre à Genève"
 
 
 # Fields that read both as UTF-8 mojibake and as a legacy encoding: the exact UTF-8 reading

@@ -57,8 +57,8 @@ from scrapy_charset.items.mojibake.fixes import (
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
 from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.siblings import AS_LIKELY_RULE, as_likely_as_damage, competing
 from scrapy_charset.items.mojibake.siblings import RULE as SIBLING_RULE
-from scrapy_charset.items.mojibake.siblings import competing
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
@@ -105,6 +105,18 @@ def find_scanned(text: str, marks: Marks) -> Finding | None:
                 encoding=found.encoding,
                 rule=f"{SIBLING_RULE}:{reading}",
                 evidence=segment,
+                fixer=found.fixer,
+            )
+        unchanged = as_likely_as_damage(text, found.repaired)
+        if unchanged is not None:
+            # The text as given is about as likely as the repair: reported, not repaired.
+            return Finding(
+                found.kind,
+                None,
+                lossy=found.lossy,
+                encoding=found.encoding,
+                rule=AS_LIKELY_RULE,
+                evidence=unchanged,
                 fixer=found.fixer,
             )
     if found is None or found.rule is not None:
@@ -233,7 +245,7 @@ FIXERS: tuple[Fixer, ...] = (
         "utf8-as-other",
         lambda ctx: ctx.utf8,
         lambda ctx: _utf8_as_other(ctx.text, ctx.marks),
-        safe=False,
+        safe=True,
         example=("cafĆ© crĆØme é fin", "café crème é fin"),
     ),
     Fixer(

@@ -53,12 +53,15 @@ class MojibakeKind(str, Enum):
 
 
 KINDS: tuple[MojibakeKind, ...] = tuple(MojibakeKind)
-#: Exact inverses of how the damage was made: repaired by default.
+#: Exact inverses of how the damage was made (the bytes a single-byte reading shows,
+#: decoded as UTF-8): repaired by default, when the evidence holds and no other reading,
+#: nor the text as given, is about as likely as the repair (:mod:`.siblings`).
 SAFE_KINDS = frozenset(
     {
         MojibakeKind.UTF8_AS_WINDOWS_1252,
         MojibakeKind.UTF8_DOUBLE_ENCODED,
         MojibakeKind.UTF8_AS_WINDOWS_1251,
+        MojibakeKind.UTF8_AS_OTHER,
     }
 )
 #: Repairs that choose an encoding: only on request.

@@ -278,3 +278,26 @@ def competing(damaged: str, repaired: str, own: str | None = None) -> tuple[str,
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+#: The rule's name, as reports give it: a repair no likelier than the damaged text.
+AS_LIKELY_RULE = "as-likely-as-damage"
+#: Characters the pair table cannot weigh as damage: C1 controls (never text), and the
+#: no-break space and soft hyphen (it counts them as a space or not at all), each a
+#: continuation byte of UTF-8 shown alone, itself decisive evidence.
+_UNWEIGHED_DAMAGE = re.compile(f"[{C1_RANGE}\u00a0\u00ad]")
+
+
+def as_likely_as_damage(damaged: str, repaired: str) -> str | None:
+    """The changed part of *damaged* when the repair is not :data:`MARGIN` likelier
+    (:func:`score`) than leaving it as it is: the text as given is a reading too, and a
+    short word of a script's own letters ("ТІВ®", "ΒΆΙ™") is one, with a repair ("Ҳ®",
+    "¢ə") no likelier. None when the repair is that much likelier, or when the damaged
+    part holds a character the table cannot weigh as damage.
+
+    The changed part is taken whole (the segments a repair changed, and what lies
+    between): a one-letter word ("РІ" is "в") is judged with the rest of its repair."""
+    old, new = _changed(damaged, repaired)
+    if _UNWEIGHED_DAMAGE.search(old) or score(new) - score(old) >= MARGIN:
+        return None
+    return old
