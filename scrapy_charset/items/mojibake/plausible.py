@@ -129,8 +129,8 @@ _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 def _script_and_letters(word: str) -> bool:
     """*word* glues an ideograph, kana or Hangul syllable to letters of an alphabet
     ("鳒s"): CJK locales list Latin letters too, but not inside their words."""
-    by_script = [_by_script(c) for c in word]
-    return any(by_script) and not all(by_script)
+    by_script = word.translate(_BY_SCRIPT)
+    return "1" in by_script and "0" in by_script
 
 
 # One answer per character: a field's tokens are judged once per layer.
@@ -184,7 +184,24 @@ class _WordMasks(dict[str, int]):
         return mask
 
 
+class _ByScript(dict[int, str]):
+    """``str.translate``'s table of :func:`_by_script`: ``1`` or ``0``."""
+
+    def __missing__(self, code: int) -> str:
+        mapped = self[code] = "1" if _by_script(chr(code)) else "0"
+        return mapped
+
+
+class _Unattested(dict[str, bool]):
+    """:func:`unattested` of each character, filled as characters come."""
+
+    def __missing__(self, c: str) -> bool:
+        found = self[c] = unattested(c)
+        return found
+
+
 _CLASSES, _CASES, _WORD_MASKS = _Classes(), _Cases(), _WordMasks()
+_BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
 _WORD = re.compile("a+")
 #: A symbol between two letters (each found once: the letters are not consumed).
 _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
@@ -194,7 +211,7 @@ _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
 @functools.lru_cache(maxsize=4096)
 def _events(text: str) -> tuple[str, ...]:
     found: list[str] = []
-    found += [UNATTESTED for c in set(text) if unattested(c)]
+    found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))
     classes = text.translate(_CLASSES)
     found += [NOT_TEXT] * classes.count("n")
     cases = text.translate(_CASES) if "a" in classes else ""
