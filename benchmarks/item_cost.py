@@ -256,7 +256,7 @@ def damaged_instructions(prefix: str, count: int = 1000) -> None:
     step = max(1, len(samples) // count)
     rows = {
         "damaged": [s.damaged for s in samples[::step]],
-        "clean, non-ASCII": [f.text for f in fields if not f.text.isascii()][::step // 4 or 1],
+        "clean, non-ASCII": [f.text for f in fields if not f.text.isascii()][:: step // 4 or 1],
     }
     warm = [s.damaged for s in samples[1 :: step * 4]] + [f.text for f in fields[1::50]]
     for value in warm:  # imports, tables read once; not the measured fields' caches

@@ -220,14 +220,14 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
     "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A sequence too weak to be found again alone
     is still damage left: the field was damaged and repaired around it. Linear in the
     length of the field."""
-    spans = _other_sequences(value)
-    distinct = {value[s:e] for _n, s, e in spans}
+    unweighed = _other_sequences(value)
+    distinct = {value[s:e] for _n, s, e in unweighed}
     distinct.update(value[s:e] for _n, s, e in utf8_sequences(value, marks))
     if len(distinct) <= _MAX_LOOKUPS and not any(seq in repaired for seq in distinct):
         return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
     evidence(value, marks=marks, weighed=weighed)
-    weighed += [(name, s, e, weigh(value, s, e, name)) for name, s, e in spans]
+    weighed += [(name, s, e, weigh(value, s, e, name)) for name, s, e in unweighed]
     if not weighed:
         return None, 0
     old = list(_TOKEN.finditer(value))
