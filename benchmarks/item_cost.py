@@ -23,6 +23,12 @@ Each figure is the best of ``--repeat`` runs (see :func:`benchmarks._growth.best
 
     valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out \
         python -m benchmarks.item_cost --instructions /tmp/cg.out
+
+``--damaged`` (with ``--instructions``) counts instead ``inspect_text`` and ftfy's
+``fix_encoding`` in the same run, per field, on about 1,000 damaged fields of
+``benchmarks.items`` (every way it damages pycountry's translations, legacy CJK and
+Cyrillic included) and on as many clean non-ASCII fields. Each field is seen once: the
+warm-up runs other fields, so no per-field cache is warm.
 """
 
 from __future__ import annotations
@@ -237,6 +243,42 @@ def growth_instructions(prefix: str, fields: Sequence[int], lengths: Sequence[in
     _growth_table(table, fields, lengths, "instructions", "{:,.0f}")
 
 
+def damaged_instructions(prefix: str, count: int = 1000) -> None:
+    """Instructions per field of ``inspect_text`` and ``ftfy.fix_encoding`` on damaged and
+    clean non-ASCII fields (run under callgrind, see above)."""
+    import ftfy
+
+    from benchmarks._itemdata import clean_values, legacy_samples, utf8_samples
+    from scrapy_charset.items.textcheck import inspect_text
+
+    fields = clean_values(per_language=200)
+    samples = [*utf8_samples(fields), *(sample for sample, _ in legacy_samples(fields))]
+    step = max(1, len(samples) // count)
+    rows = {
+        "damaged": [s.damaged for s in samples[::step]],
+        "clean, non-ASCII": [f.text for f in fields if not f.text.isascii()][:: step // 4 or 1],
+    }
+    warm = [s.damaged for s in samples[1 :: step * 4]] + [f.text for f in fields[1::50]]
+    for value in warm:  # imports, tables read once; not the measured fields' caches
+        inspect_text(value)
+        ftfy.fix_encoding(value)
+    first = _parts(prefix)
+    for values in rows.values():
+        for function in (inspect_text, ftfy.fix_encoding):
+            os.getppid()
+            for value in values:
+                function(value)
+    os.getppid()
+    parts = _parts(prefix)[len(first) + 1 :]
+    if len(parts) != 2 * len(rows):
+        raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
+    print("| Fields | count | inspect_text, Ir a field | ftfy.fix_encoding, Ir a field | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for index, (name, values) in enumerate(rows.items()):
+        ours, theirs = parts[2 * index] / len(values), parts[2 * index + 1] / len(values)
+        print(f"| {name} | {len(values):,} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f}x |")
+
+
 def _parts(prefix: str) -> list[int]:
     """The instruction counts of the parts callgrind has written so far, in order."""
     found = []
@@ -314,8 +356,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--instructions", metavar="PREFIX", help="callgrind's --callgrind-out-file, to count"
     )
     parser.add_argument("--items", type=int, default=200, help="ASCII items per count")
+    parser.add_argument(
+        "--damaged", action="store_true", help="with --instructions: damaged fields against ftfy"
+    )
     args = parser.parse_args(argv)
     fields, lengths = (FIELDS[:3], LENGTHS[:3]) if args.quick else (FIELDS, LENGTHS)
+    if args.instructions and args.damaged:
+        damaged_instructions(args.instructions)
+        return
     if args.instructions:
         instructions(args.instructions, args.pages, args.items)
         growth_instructions(args.instructions, fields, lengths)

@@ -220,14 +220,14 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
     "РЈРѕР»Р»РµСЃ", repaired to "Уоллес"). A sequence too weak to be found again alone
     is still damage left: the field was damaged and repaired around it. Linear in the
     length of the field."""
-    others = _other_sequences(value)
-    distinct = {value[s:e] for _n, s, e, _w in others}
+    unweighed = _other_sequences(value)
+    distinct = {value[s:e] for _n, s, e in unweighed}
     distinct.update(value[s:e] for _n, s, e in utf8_sequences(value, marks))
     if len(distinct) <= _MAX_LOOKUPS and not any(seq in repaired for seq in distinct):
         return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
     evidence(value, marks=marks, weighed=weighed)
-    weighed += others
+    weighed += [(name, s, e, weigh(value, s, e, name)) for name, s, e in unweighed]
     if not weighed:
         return None, 0
     old = list(_TOKEN.finditer(value))
@@ -299,17 +299,17 @@ def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, st
     return pairs, brought
 
 
-def _other_sequences(text: str) -> list[tuple[str, int, int, int]]:
-    """``(reading, start, end, weight)`` of the UTF-8 sequences of the segment readings
-    that the evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic)."""
-    out: list[tuple[str, int, int, int]] = []
+def _other_sequences(text: str) -> list[tuple[str, int, int]]:
+    """``(reading, start, end)`` of the UTF-8 sequences of the segment readings that the
+    evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic)."""
+    out: list[tuple[str, int, int]] = []
     for name in _UNWEIGHED_READINGS:
         run, sequence = _reading_patterns(name)
         for token in run.finditer(text):
             if token.group().isascii():
                 continue
             for match in sequence.finditer(text, token.start(), token.end()):
-                out.append((name, match.start(), match.end(), weigh(text, *match.span(), name)))
+                out.append((name, match.start(), match.end()))
     return out
 
 

@@ -21,7 +21,8 @@ character outside every alphabet, or made a word of two alphabets.
 from __future__ import annotations
 
 import functools
-import itertools
+import operator
+import re
 import unicodedata
 
 from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
@@ -85,22 +86,6 @@ def unattested(c: str) -> bool:
     return alphabets(c) == 0
 
 
-def _words(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run of letters and marks."""
-    out: list[tuple[int, int]] = []
-    start = -1
-    for i, c in enumerate(text):
-        if _is_letter(c):
-            if start < 0:
-                start = i
-        elif start >= 0:
-            out.append((start, i))
-            start = -1
-    if start >= 0:
-        out.append((start, len(text)))
-    return out
-
-
 #: Characters that join the letters of one word: apostrophes and the hyphen.
 _JOINERS = frozenset("'’ʼ-‐·׳״")
 
@@ -144,8 +129,8 @@ _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 def _script_and_letters(word: str) -> bool:
     """*word* glues an ideograph, kana or Hangul syllable to letters of an alphabet
     ("鳒s"): CJK locales list Latin letters too, but not inside their words."""
-    by_script = [_by_script(c) for c in word]
-    return any(by_script) and not all(by_script)
+    by_script = word.translate(_BY_SCRIPT)
+    return "1" in by_script and "0" in by_script
 
 
 # One answer per character: a field's tokens are judged once per layer.
@@ -161,24 +146,83 @@ def events(text: str) -> list[str]:
     return list(_events(text))
 
 
+class _Classes(dict[int, str]):
+    """``str.translate``'s table of what each character is to :func:`_events`: ``a`` a
+    letter or mark (:func:`_is_letter`), ``n`` a control, unassigned, private-use or
+    surrogate character other than a tab or line break, ``s`` another symbol
+    (:func:`_is_symbol`; ``n`` is one too), ``.`` anything else. Filled as characters
+    come."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        if _is_letter(c):
+            mapped = "a"
+        elif c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT:
+            mapped = "n"
+        else:
+            mapped = "s" if _is_symbol(c) else "."
+        self[code] = mapped
+        return mapped
+
+
+class _Cases(dict[int, str]):
+    """``str.translate``'s table of each character's case: ``l`` (``str.islower``),
+    ``u`` (``str.isupper``) or ``-``, filled as characters come."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        mapped = self[code] = "l" if c.islower() else "u" if c.isupper() else "-"
+        return mapped
+
+
+class _WordMasks(dict[str, int]):
+    """The alphabets of each letter of a word, every alphabet for one no alphabet uses
+    (it is counted once on its own), filled as characters come."""
+
+    def __missing__(self, c: str) -> int:
+        mask = self[c] = alphabets(c) or _ANY
+        return mask
+
+
+class _ByScript(dict[int, str]):
+    """``str.translate``'s table of :func:`_by_script`: ``1`` or ``0``."""
+
+    def __missing__(self, code: int) -> str:
+        mapped = self[code] = "1" if _by_script(chr(code)) else "0"
+        return mapped
+
+
+class _Unattested(dict[str, bool]):
+    """:func:`unattested` of each character, filled as characters come."""
+
+    def __missing__(self, c: str) -> bool:
+        found = self[c] = unattested(c)
+        return found
+
+
+_CLASSES, _CASES, _WORD_MASKS = _Classes(), _Cases(), _WordMasks()
+_BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
+_WORD = re.compile("a+")
+#: A symbol between two letters (each found once: the letters are not consumed).
+_SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
+
+
 # A field's tokens are judged once per layer and against each other: remembered.
 @functools.lru_cache(maxsize=4096)
 def _events(text: str) -> tuple[str, ...]:
     found: list[str] = []
-    found += [UNATTESTED for c in set(text) if unattested(c)]
-    found += [NOT_TEXT for c in text if c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT]
-    for start, end in _words(text):
+    found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))
+    classes = text.translate(_CLASSES)
+    found += [NOT_TEXT] * classes.count("n")
+    cases = text.translate(_CASES) if "a" in classes else ""
+    for word_match in _WORD.finditer(classes):
+        start, end = word_match.span()
         word = text[start:end]
-        mask = _ANY
-        for c in word:
-            mask &= alphabets(c) or _ANY  # an unattested letter is counted once, above
+        mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
         if not mask or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
-        found += [CASE_BREAK for a, b in itertools.pairwise(word) if a.islower() and b.isupper()]
-    letter = [_is_letter(c) for c in text]
-    for i in range(1, len(text) - 1):
-        if letter[i - 1] and letter[i + 1] and _is_symbol(text[i]):
-            found.append(SYMBOL_IN_WORD)
+        found += [CASE_BREAK] * cases.count("lu", start, end)
+    found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
     return tuple(found)
 
 

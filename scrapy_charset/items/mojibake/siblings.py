@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import re
 import unicodedata
 from collections.abc import Callable
@@ -110,17 +111,50 @@ def _table() -> tuple[dict[str, float], dict[str, float], dict[str, float], floa
     return logs, seconds, firsts, math.log(SMOOTHING * unseen), math.log(SMOOTHING)
 
 
+class _PairLogs(dict[str, float]):
+    """The log-likelihood of each pair of :func:`_table`, and of a pair never seen as it
+    comes (what its second character adds less what its first one takes away), kept up
+    to :data:`_MAX_UNSEEN` of them."""
+
+    def __init__(
+        self,
+        logs: dict[str, float],
+        seconds: dict[str, float],
+        firsts: dict[str, float],
+        second_unseen: float,
+        first_unseen: float,
+    ) -> None:
+        super().__init__(logs)
+        self.limit = len(logs) + _MAX_UNSEEN
+        self.seconds, self.firsts = seconds, firsts
+        self.second_unseen, self.first_unseen = second_unseen, first_unseen
+
+    def __missing__(self, pair: str) -> float:
+        known = self.seconds.get(pair[1], self.second_unseen) - self.firsts.get(
+            pair[0], self.first_unseen
+        )
+        if len(self) < self.limit:
+            self[pair] = known
+        return known
+
+
+#: Pairs never seen whose value is kept: memory stays bounded on any input.
+_MAX_UNSEEN = 1 << 16
+
+
+@functools.cache
+def _pair_logs() -> _PairLogs:
+    return _PairLogs(*_table())
+
+
 @functools.lru_cache(maxsize=8192)
 def score(text: str) -> float:
     """The log-likelihood of *text* under the pair table, with a cost per case break."""
-    logs, seconds, firsts, second_unseen, first_unseen = _table()
     mapped = " " + " ".join(text.translate(_SYMBOLS).split()) + " "
-    total = 0.0
-    for pair in map(str.__add__, mapped, mapped[1:]):
-        known = logs.get(pair)
-        if known is None:
-            known = seconds.get(pair[1], second_unseen) - firsts.get(pair[0], first_unseen)
-        total += known
+    # One lookup a pair, summed in order from 0.0 as a loop of += does.
+    total = functools.reduce(
+        operator.add, map(_pair_logs().__getitem__, map(str.__add__, mapped, mapped[1:])), 0.0
+    )
     return total - CASE_BREAK * _case_breaks(text) if _CASED.search(text) else total
 
 
@@ -128,14 +162,24 @@ def score(text: str) -> float:
 _CASED = re.compile(r"[^\W\d_][A-Z\u00c0-\U0010ffff]")
 
 
+class _Cases(dict[int, str]):
+    """``str.translate``'s table of each character's case: ``l`` (``str.islower``),
+    ``u`` (``str.isupper``) or ``-``, filled as characters come."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        mapped = self[code] = "l" if c.islower() else "u" if c.isupper() else "-"
+        return mapped
+
+
+_CASES = _Cases()
+
+
 def _case_breaks(text: str) -> int:
-    breaks = 0
-    for i in range(len(text) - 1):
-        if text[i].islower():
-            breaks += text[i + 1].isupper()
-        elif i and text[i].isupper() and text[i - 1].isupper():
-            breaks += text[i + 1].islower()
-    return breaks
+    """Each lowercase letter followed by a capital, and each two capitals followed by a
+    lowercase letter (neither pattern can overlap itself, so ``str.count`` counts all)."""
+    cases = text.translate(_CASES)
+    return cases.count("lu") + cases.count("uul")
 
 
 @functools.cache
@@ -154,6 +198,18 @@ def _sequence(name: str) -> re.Pattern[str]:
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
+class _NotText(dict[str, bool]):
+    """Whether a character above ASCII is a control, unassigned, private or a surrogate
+    (ASCII is never counted), filled as characters come."""
+
+    def __missing__(self, c: str) -> bool:
+        found = self[c] = c > "\x7f" and unicodedata.category(c) in _NOT_TEXT
+        return found
+
+
+_NOT_TEXT_ABOVE_ASCII = _NotText()
+
+
 def _bytes(sequence: str, name: str) -> bytes | None:
     if name == "windows-1252":
         return encode_windows_1252(sequence)
@@ -163,39 +219,66 @@ def _bytes(sequence: str, name: str) -> bytes | None:
         return None
 
 
+@functools.cache
+def _encodable(name: str) -> frozenset[str]:
+    """The characters *name* has a byte for."""
+    if name == "windows-1252":  # the browser's table, and latin-1's C1 controls
+        shown = {chr(c) for c in range(0x100)} | set(HIGH_HALVES[name])
+        return frozenset(c for c in shown if encode_windows_1252(c) is not None)
+    return frozenset(chr(c) for c in range(0x80)) | frozenset(HIGH_HALVES[name]) - {"\ufffd"}
+
+
+@functools.lru_cache(maxsize=16384)
+def _decoded(sequence: str, name: str) -> str | None:
+    """The UTF-8 sequence *sequence* (as *name* shows it) decoded, or None when it is not
+    one or decodes to a character that is not text."""
+    raw = _bytes(sequence, name)
+    if raw is None:
+        return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if any(map(_NOT_TEXT_ABOVE_ASCII.__getitem__, decoded)):
+        return None
+    return decoded
+
+
 @functools.lru_cache(maxsize=8192)
 def reading(segment: str, name: str) -> str | None:
     """*segment* with each UTF-8 sequence as *name* shows it decoded, or None when it
     shows none."""
-    raw = _bytes(segment, name)
-    if raw is not None:
+    return _reading(segment, name, frozenset(segment))
+
+
+def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
+    """:func:`reading`, with the set of *segment*'s characters."""
+    if chars <= _encodable(name):
+        raw = _bytes(segment, name)
         # Most often every character is ASCII or a byte of a sequence: one decode.
-        try:
-            whole = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        else:
-            if whole == segment:
-                return None
-            if not any(unicodedata.category(c) in _NOT_TEXT for c in whole if c > "\x7f"):
-                return whole
-    out: list[str] = []
-    last = 0
-    for match in _sequence(name).finditer(segment):
-        raw = _bytes(match.group(), name)
-        if raw is None:
-            continue
-        try:
-            decoded = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if any(unicodedata.category(c) in _NOT_TEXT for c in decoded):
-            continue
-        out += [segment[last : match.start()], decoded]
-        last = match.end()
-    if not out:
+        if raw is not None:
+            try:
+                whole = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                if whole == segment:
+                    return None
+                if not any(map(_NOT_TEXT_ABOVE_ASCII.__getitem__, whole)):
+                    return whole
+    pattern = _sequence(name)
+    sequences = pattern.findall(segment)
+    if not sequences:
         return None
-    return "".join([*out, segment[last:]])
+    decoded = [_decoded(sequence, name) for sequence in sequences]
+    if not any(decoded):
+        return None
+    # The sequences lie between the parts split off around them, in order.
+    between = pattern.split(segment)
+    out = [between[0]]
+    for sequence, text, after in zip(sequences, decoded, between[1:], strict=True):
+        out += [sequence if text is None else text, after]
+    return "".join(out)
 
 
 def _readings(segment: str) -> list[tuple[str, str]]:
