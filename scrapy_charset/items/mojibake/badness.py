@@ -221,19 +221,18 @@ _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.Pattern[str]:
     """The marks' pattern: after the single-character mark, the branches *followed*, which
     need a continuation character of a reading next (or, with *legacy*, a windows-1252
-    character; without it, an x-mac-cyrillic one): most stops are a letter before an ASCII
-    one or before another letter of its script, and one test rejects them all. Then the
-    branches *then*, in this order."""
+    character): most stops are a letter before an ASCII one or before another letter of
+    its script, and one test rejects them all. Then the branches *then*, in this order."""
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
-    after = f"{_LATIN_CONTS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else _MAC_CYRILLIC_CONTS}"
+    after = f"{_LATIN_CONTS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
     branches = [_SINGLE_BRANCH, f"(?=[{after}])(?:{'|'.join(followed)})", *then]
     return re.compile(f"[{start}](?:{'|'.join(branches)})")
 
 
 #: The marks of text that windows-1252 cannot encode whole.
 _MARK = _mark_pattern(
-    [_SEQUENCE_BRANCH, _SCRIPT_BRANCH, _MAC_CYRILLIC_BRANCH],
-    [_SCRIPT_AFTER_LEAD_BRANCH],
+    [_SEQUENCE_BRANCH, _SCRIPT_BRANCH],
+    [_SCRIPT_AFTER_LEAD_BRANCH, _MAC_CYRILLIC_BRANCH],
     legacy=False,
 )
 #: The marks of text that windows-1252 encodes whole, until the text is known to have a
@@ -546,7 +545,7 @@ class Marks:
     #: Where a UTF-8 sequence read as x-mac-cyrillic may start in text of a Latin
     #: alphabet (its lead, followed by a Cyrillic letter that stands for a continuation
     #: byte).
-    mac_cyrillic: list[int] = field(default_factory=list)
+    mac_cyrillic: tuple[int, ...] = ()
 
 
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
@@ -622,7 +621,7 @@ def scan(text: str) -> Marks:
         elif kind in ("legacy", "trail"):
             marks.legacy = True
         elif kind == "mac_cyrillic":
-            marks.mac_cyrillic.append(position)
+            marks.mac_cyrillic += (position,)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
@@ -787,11 +786,15 @@ class Sequence:
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A named rule of the evidence: *test* true makes a sequence decisive; *example*
-    (before, sequence, after, reading) is one it decides, and a test checks it does."""
+    (before, sequence, after, reading) is one it decides, and a test checks it does. With
+    *readings*, the rule is tried only on the sequences of those readings; with *leads*,
+    only on those that start with one of its characters."""
 
     name: str
     test: Callable[[Sequence], bool]
     example: tuple[str, str, str, str]
+    readings: frozenset[str] | None = None
+    leads: str | None = None
 
 
 def _long_not_letters(s: Sequence) -> bool:
@@ -828,7 +831,7 @@ def _one_letter_word(s: Sequence) -> bool:
     # A windows-1251 pair standing alone as a word, that is UTF-8 for a letter that is a
     # word alone ("Рё" is "и", "С–" is "і"): correct text writes such pairs inside words
     # only ("Её", "Рёбра", "А–Я").
-    if s.reading != "windows-1251" or len(s.sequence) != 2:
+    if len(s.sequence) != 2:
         return False
     if s.before.isalnum() or s.after.isalnum():
         return False
@@ -839,10 +842,13 @@ def _one_letter_word(s: Sequence) -> bool:
     return decoded in _ONE_LETTER_WORDS
 
 
-#: The readings whose leads of Cyrillic letters' sequences (0xD0, 0xD1) are dashes: a
-#: word of such sequences alternates a dash and another character ("–ê–Ω–¥–æ—Ä—Ä–∞" is
+#: The leads of macintosh that are math symbols ("√" is 0xC3, "≈" 0xC5).
+_MACINTOSH_MATH_LEADS = "".join(
+    c for c in HIGH_HALVES["macintosh"][0xC2 - 0x80 :] if unicodedata.category(c) == "Sm"
+)
+#: The leads of Cyrillic letters' sequences (0xD0, 0xD1) in macintosh and x-mac-cyrillic:
+#: a word of such sequences alternates a dash and another character ("–ê–Ω–¥–æ—Ä—Ä–∞" is
 #: "Андорра"), which correct text does not start a word with.
-_DASH_LEADS_READINGS = frozenset({"macintosh", "x-mac-cyrillic"})
 _DASHES = "–—"
 
 
@@ -893,27 +899,24 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "math-symbol-inside-a-word",
-        lambda s: (
-            s.reading == "macintosh"
-            and s.before.isalpha()
-            and unicodedata.category(s.sequence[0]) == "Sm"
-        ),
+        lambda s: s.before.isalpha(),
         ("n", "√≠", " ", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads=_MACINTOSH_MATH_LEADS,
     ),
     Rule(
         "florin-sign-inside-a-word",
-        lambda s: s.reading == "macintosh" and s.before.isalpha() and s.sequence[0] == "ƒ",
+        lambda s: s.before.isalpha(),
         ("e", "ƒç", "i", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads="ƒ",
     ),
     Rule(
         "florin-sign-starts-a-word",
-        lambda s: (
-            s.reading == "macintosh"
-            and s.sequence[0] == "ƒ"
-            and _letters(s.sequence[1:])
-            and s.after.islower()
-        ),
+        lambda s: _letters(s.sequence[1:]) and s.after.islower(),
         (" ", "ƒå", "a", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads="ƒ",
     ),
     Rule(
         "odd-pair-after-capital",
@@ -925,16 +928,19 @@ RULES: tuple[Rule, ...] = (
         (" ", "Åž", "i", "windows-1252"),
     ),
     Rule("two-scripts-in-a-word", _two_scripts, (" ", "Гє", "n", "windows-1251")),
-    Rule("one-letter-word", _one_letter_word, (" ", "Рё", " ", "windows-1251")),
+    Rule(
+        "one-letter-word",
+        _one_letter_word,
+        (" ", "Рё", " ", "windows-1251"),
+        readings=frozenset({"windows-1251"}),
+        leads="РС",
+    ),
     Rule(
         "dash-led-pairs",
-        lambda s: (
-            s.reading in _DASH_LEADS_READINGS
-            and s.sequence[0] in _DASHES
-            and s.after in _DASHES
-            and not s.before.isalpha()
-        ),
+        lambda s: s.after in _DASHES and not s.before.isalpha(),
         (" ", "–ê", "–", "macintosh"),
+        readings=frozenset({"macintosh", "x-mac-cyrillic"}),
+        leads=_DASHES,
     ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
@@ -947,6 +953,17 @@ RUN_RULE = "run-of-sequences"
 #: The names of a sequence no rule decides.
 WEAK_RULE = "symbol-in-sequence"
 NONE_RULE = "letters-only"
+
+
+@functools.cache
+def _rules_of(reading: str, lead: str) -> tuple[Rule, ...]:
+    """The rules of :data:`RULES` tried on a sequence of *reading* that starts with
+    *lead*, in order."""
+    return tuple(
+        r
+        for r in RULES
+        if (r.readings is None or reading in r.readings) and (r.leads is None or lead in r.leads)
+    )
 
 
 # The weight depends on the sequence and one character either side only: text repeats
@@ -962,7 +979,7 @@ def _weigh(before: str, sequence: str, after: str, reading: str) -> tuple[int, s
         # word in capitals ("BEYONCÉ’s", "ZOË’s", "AÇAÍ’s", "Ã’s"), not a symbol in a word.
         sequence = sequence[:-1] + "ʼ"
     found = Sequence(before, sequence, after, reading)
-    for rule in RULES:
+    for rule in _rules_of(reading, sequence[0]):
         if rule.test(found):
             return DECISIVE, rule.name
     return (NONE, NONE_RULE) if _letters(sequence[1:]) else (WEAK, WEAK_RULE)
