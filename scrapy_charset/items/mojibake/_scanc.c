@@ -58,8 +58,11 @@ hit_sequence(uint32_t cur, uint32_t n1, uint32_t n2, uint32_t n3)
     uint32_t two = (cur >> LEAD2_SHIFT) & c1;
     uint32_t three = (cur >> LEAD3_SHIFT) & c1 & c2;
     uint32_t four = (cur >> LEAD4_SHIFT) & c1 & c2 & c3;
-    uint32_t mac_cyrillic = (cur >> XL_BIT) & (n1 >> XC_BIT) & 1u;
-    return ((two | three | four) & READING_MASK) | mac_cyrillic;
+    uint32_t hit = (two | three | four) & READING_MASK;
+    if ((cur >> XL_BIT) & 1u) {
+        hit |= (n1 >> XC_BIT) & 1u;
+    }
+    return hit;
 }
 
 static inline uint32_t
