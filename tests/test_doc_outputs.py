@@ -127,6 +127,10 @@ BLOCKS: dict[tuple[str, str], str] = {
         "python -m benchmarks.item_cost                 # microseconds, best of 5",
     ): NOT_OUTPUT,
     (
+        "docs/performance.md",
+        "valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/cg.out",
+    ): NOT_OUTPUT,
+    (
         "docs/demo.md",
         "[scrapy_charset.items.pipeline] WARNING: Charset alert:",
     ): "tests/test_demo.py::test_docs_show_the_demo_crawls_alert_and_summary",

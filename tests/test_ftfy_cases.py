@@ -100,10 +100,6 @@ SIBLING_READING = (
     "windows-1250 reads 'MĂĄm' as 'Måm', about as likely by the pair table as "
     "ISO-8859-2's 'Mám': the segment is judged alone and reported (sibling-reading)"
 )
-LONE_MACINTOSH_PAIR = (
-    "one macintosh pair in the field ('√≤' in 'Zam√≤'): weak evidence alone, reported "
-    "without a repair"
-)
 OTHER_UNSEEN = (
     "UTF-8 read as cp437 or a lone macintosh pair: not among the readings the "
     "pre-filter looks for, or too short for their evidence"
@@ -139,7 +135,6 @@ NOT_EXACT = {
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
     ("plain", 49): SIBLING_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
     ("plain", 56): LEGACY_ONLY_C1,  # fancy Unicode crossing-out, but mojibaked
-    ("plain", 69): OTHER_UNSEEN,  # sharp S, in isolation, via MacRoman encoding
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("plain", 96): BYTE_A0,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("plain", 97): BYTE_A0,  # Synthetic: we can recognize Ã at the end of a word when it a
@@ -147,7 +142,6 @@ NOT_EXACT = {
     ("plain", 103): BYTE_A0,  # We can fix 'à' in windows-1251 sometimes as well
     ("plain", 104): BYTE_A0,  # 'Ã quele' is the Portuguese word 'àquele', not 'à quele'
     ("plain", 105): BYTE_A0,  # A complex, lossy pile-up of mojibake in Portuguese
-    ("plain", 122): LONE_MACINTOSH_PAIR,  # Italian UTF-8 / MacRoman example with ò
     ("plain", 124): BYTE_A0,  # Latvian UTF-8 / Windows-1257 mojibake
     ("plain", 126): BYTE_A0,  # Lithuanian UTF-8 / Windows-1257 mojibake
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German

@@ -161,6 +161,25 @@ def test_evidence_rule_names_are_unique() -> None:
         pytest.param("CafÃ© crÃ¨me", "case-break", "Ã©", id="case-break"),
         pytest.param("â€œlossy decodingâ€�", "long-sequence", "â€œ", id="long-sequence"),
         pytest.param("R$В\u00a031,50 x", "lone-script-letters", "В\u00a0", id="lone-script"),
+        pytest.param(
+            "Guaran√≠ y español", "math-symbol-inside-a-word", "√≠", id="math-symbol-inside"
+        ),
+        pytest.param(
+            "Sicilieƒçi≈≥, Žaliojo", "florin-sign-inside-a-word", "ƒç", id="florin-sign-inside"
+        ),
+        pytest.param("ƒåad, Čad", "florin-sign-starts-a-word", "ƒå", id="florin-sign-starts"),
+        pytest.param(
+            "Кпелле, Уоллес Рё Футана, Узбекистан", "one-letter-word", "Рё", id="one-letter-word"
+        ),
+        pytest.param(
+            "Бисламача, –ê–Ω–¥–æ—Ä—Ä–∞, Берләшкән", "dash-led-pairs", "–ê", id="dash-led-pairs"
+        ),
+        pytest.param(
+            "Rep√Їblica do Peru, Somália",
+            "math-symbol-starts-a-word",
+            "√Ї",
+            id="x-mac-cyrillic-in-a-latin-word",
+        ),
     ],
 )
 def test_a_report_names_the_rule_that_fired(text: str, rule: str, found_on: str) -> None:

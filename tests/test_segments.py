@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001 (look-alike characters are the data here)
+# ruff: noqa: RUF001, RUF003 (look-alike characters are the data here)
 """Partly damaged fields: each damaged segment found on its own evidence, repaired or
 reported, and damage a repair left is never reported clean."""
 
@@ -85,27 +85,42 @@ def test_lossy_mojibake_keeps_one_replacement_character(damaged: str, repaired: 
     assert report.lossy
 
 
-# Damage a repair left, one sequence of a word: (damaged, repaired, found again alone).
-LEFT_BY_A_REPAIR = [
+# A one-letter word of the field's script, damaged alone (rule "one-letter-word"): a
+# windows-1251 pair standing as a word is repaired with the rest of its field.
+ONE_LETTER_WORDS = [
     pytest.param(
         "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, Узбекистан",
-        "Кпелле, Уоллес Рё Футана, Узбекистан",
-        False,
-        id="a-segment-made-of-one-letters-only-sequence",
+        "Кпелле, Уоллес и Футана, Узбекистан",
+        id="russian-i",
     ),
     pytest.param(
         "Фінляндыя, Р‘РѕСЃРЅС–СЏ С– Р“РµСЂС†Р°РіР°РІС–РЅР°",
-        "Фінляндыя, Боснія С– Герцагавіна",
-        False,
-        id="a-lone-weak-sequence-of-the-fields-script",
+        "Фінляндыя, Боснія і Герцагавіна",
+        id="belarusian-i",
     ),
 ]
 
 
-@pytest.mark.parametrize(("damaged", "repaired", "found_again"), LEFT_BY_A_REPAIR)
-def test_a_sequence_a_repair_left_is_damage_left(
-    damaged: str, repaired: str, found_again: bool
-) -> None:
+@pytest.mark.parametrize(("damaged", "repaired"), ONE_LETTER_WORDS)
+def test_a_one_letter_word_is_repaired_with_its_field(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert not report.partial
+
+
+# Damage a repair left, one sequence of a word: a pair of letters of the field's own
+# script inside a word ("С–" is "і" in "імя") is no evidence alone.
+LEFT_BY_A_REPAIR = [
+    pytest.param(
+        "Кпелле, РЈРѕР»Р»РµСЃ С–мя, Узбекистан",
+        "Кпелле, Уоллес С–мя, Узбекистан",
+        id="a-pair-of-the-fields-script-inside-a-word",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), LEFT_BY_A_REPAIR)
+def test_a_sequence_a_repair_left_is_damage_left(damaged: str, repaired: str) -> None:
     report = inspect_text(damaged)
     assert report.repaired == repaired
     assert report.partial
@@ -116,23 +131,16 @@ def test_a_sequence_a_repair_left_is_damage_left(
 @pytest.mark.parametrize(
     "repaired",
     [
+        pytest.param("Кпелле, Уоллес Рё Футана, Узбекистан", id="a-one-letter-word-i"),
+        pytest.param("Фінляндыя, Боснія С– Герцагавіна", id="a-one-letter-word-belarusian-i"),
         pytest.param(
-            "Кпелле, Уоллес Рё Футана, Узбекистан",
+            "Кпелле, Уоллес С–мя, Узбекистан",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="a sequence of letters of the field's own script (Рё is и) is no "
-                "evidence alone: correct Russian has such pairs (Её)",
+                reason="a pair of letters of the field's own script inside a word (С– is "
+                "і) is no evidence alone: correct text has such pairs (Её, Рёбра, А–Я)",
             ),
-            id="letters-of-the-fields-script",
-        ),
-        pytest.param(
-            "Фінляндыя, Боснія С– Герцагавіна",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a capital and a dash of the field's own script (С– is і) is no "
-                "evidence alone: ranges are written so (А–Я)",
-            ),
-            id="weak-sequence-of-the-fields-script",
+            id="a-pair-of-the-fields-script-inside-a-word",
         ),
         pytest.param("Фінляндыя, Боснія Ñ– Герцагавіна", id="latin-in-a-cyrillic-field"),
         pytest.param(
@@ -187,7 +195,7 @@ def test_a_word_in_capitals_next_to_damage_is_kept(damaged: str, repaired: str) 
 # Past 2,000 tokens the repair's tokens pair up by position (textcheck._MAX_ALIGNED_TOKENS),
 # not through difflib, whose alignment is quadratic at worst: the report must not change.
 
-_LEFT = "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, Узбекистан"
+_LEFT = "Кпелле, РЈРѕР»Р»РµСЃ С–мя, Узбекистан"
 
 
 @pytest.mark.parametrize(
@@ -201,7 +209,7 @@ _LEFT = "Кпелле, РЈРѕР»Р»РµСЃ Рё Р¤СѓС‚Р°РЅР°, 
 def test_damage_left_in_a_long_field(filler: str) -> None:
     report = inspect_text(_LEFT + filler)
     assert report.repaired is not None
-    assert report.repaired.startswith("Кпелле, Уоллес Рё Футана, Узбекистан")
+    assert report.repaired.startswith("Кпелле, Уоллес С–мя, Узбекистан")
     assert (report.remaining, report.remaining_segments) == (
         MojibakeKind.UTF8_AS_WINDOWS_1251,
         1,

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake.badness import (
+    DECISIVE,
     LONE_LATIN_RULE,
     Evidence,
     Marks,
@@ -36,6 +37,7 @@ from scrapy_charset.items.mojibake.badness import (
     scan,
     shift_jis_marks,
     suspicious,
+    weigh_rule,
 )
 from scrapy_charset.items.mojibake.chardata import (
     KINDS,
@@ -48,6 +50,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
 )
 from scrapy_charset.items.mojibake.fixes import (
+    _reading_patterns,
     all_utf8,
     c1_controls,
     lossy_sequences,
@@ -249,6 +252,13 @@ FIXERS: tuple[Fixer, ...] = (
         example=("cafĆ© crĆØme é fin", "café crème é fin"),
     ),
     Fixer(
+        "utf8-as-x-mac-cyrillic",
+        lambda ctx: bool(ctx.marks.mac_cyrillic) and not ctx.utf8,
+        lambda ctx: _utf8_as_mac_cyrillic(ctx.text, ctx.marks),
+        safe=True,
+        example=("Rep√Їblica do Peru, Somália", "República do Peru, Somália"),
+    ),
+    Fixer(
         "utf8-as-shift-jis",
         lambda ctx: shift_jis_marks(ctx.text, ctx.marks),
         lambda ctx: utf8_as_shift_jis(ctx.text),
@@ -425,3 +435,32 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
 
 
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+
+
+def _utf8_as_mac_cyrillic(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 read as x-mac-cyrillic in text of a Latin alphabet, whose marks
+    (:attr:`.badness.Marks.mac_cyrillic`) no other reading's evidence explains: each
+    sequence at a mark weighed by :data:`.badness.RULES` ("√Ї" after "p" is a Cyrillic
+    letter in a Latin word); with a decisive one, the segments repaired as
+    :func:`.fixes.other_segments` repairs them, else reported without a repair."""
+    sequence = _MAC_CYRILLIC_SEQUENCE
+    for position in marks.mac_cyrillic:
+        match = sequence.match(text, position)
+        if match is None:
+            continue
+        weight, rule = weigh_rule(text, match.start(), match.end(), "x-mac-cyrillic")
+        if weight != DECISIVE:
+            continue
+        found = other_segments(text)
+        repaired = found[0] if found is not None else None
+        return Finding(
+            MojibakeKind.UTF8_AS_OTHER,
+            repaired,
+            encoding="UTF-8",
+            rule=rule,
+            evidence=match.group(),
+        )
+    return None
+
+
+_MAC_CYRILLIC_SEQUENCE = _reading_patterns("x-mac-cyrillic")[1]

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The bits of a code point's classes (_fastscan.py: CLASS_BITS and READING_BITS). */
+/* The bits of a code point's classes (_fastscan.py: CLASS_BITS, then the readings'). */
 #define S_BIT 0   /* a mark of one character */
 #define LL_BIT 1  /* a lead of a Latin reading */
 #define LC_BIT 2  /* a continuation character of a Latin reading */
@@ -23,10 +23,12 @@
 #define A_BIT 6   /* an ASCII character a legacy trail byte can be */
 #define NA_BIT 7  /* not ASCII */
 #define J_BIT 8   /* a Shift_JIS reading of a UTF-8 lead byte (a mark of one character) */
+#define XL_BIT 9  /* an x-mac-cyrillic lead of a Latin letter's sequence */
+#define XC_BIT 10 /* an x-mac-cyrillic continuation character that is a Cyrillic letter */
 /* Then, one bit per Latin reading each: its two-, three- and four-byte leads, and its
  * continuation characters. */
 #define READINGS 5
-#define LEAD2_SHIFT 9
+#define LEAD2_SHIFT 11
 #define LEAD3_SHIFT (LEAD2_SHIFT + READINGS)
 #define LEAD4_SHIFT (LEAD3_SHIFT + READINGS)
 #define CONT_SHIFT (LEAD4_SHIFT + READINGS)
@@ -45,7 +47,8 @@ entry(const uint8_t *table, Py_UCS4 c)
 
 /* Whether a position is a candidate, from the classes of the characters around it: bit
  * tests only. In text windows-1252 does not encode whole, a Latin lead must be followed
- * by the continuation characters it needs in its own reading (the sequence branch). */
+ * by the continuation characters it needs in its own reading (the sequence branch), or
+ * be an x-mac-cyrillic lead followed by a Cyrillic letter of its continuation bytes. */
 static inline uint32_t
 hit_sequence(uint32_t cur, uint32_t n1, uint32_t n2, uint32_t n3)
 {
@@ -55,7 +58,11 @@ hit_sequence(uint32_t cur, uint32_t n1, uint32_t n2, uint32_t n3)
     uint32_t two = (cur >> LEAD2_SHIFT) & c1;
     uint32_t three = (cur >> LEAD3_SHIFT) & c1 & c2;
     uint32_t four = (cur >> LEAD4_SHIFT) & c1 & c2 & c3;
-    return (two | three | four) & READING_MASK;
+    uint32_t hit = (two | three | four) & READING_MASK;
+    if ((cur >> XL_BIT) & 1u) {
+        hit |= (n1 >> XC_BIT) & 1u;
+    }
+    return hit;
 }
 
 static inline uint32_t

@@ -4,19 +4,21 @@ a repair needs.
 **The pre-filter.** Every kind of mojibake contains a mark that legitimate text of most
 scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-byte
 encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
-half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, or two windows-1252
-characters in a row in text that windows-1252 can encode whole (a legacy double-byte
-character). :func:`suspicious` looks for these marks with one regular-expression pass at C
-speed; text without any is clean, and no further analysis runs. A Latin pair is a mark
-only where one reading has the lead and as many of its continuation characters as the lead
-needs; once a text that windows-1252 encodes whole has shown one legacy mark, the pass
-looks no further for them, and finds the Latin sequences from their rarer character (the
-lead for macintosh, the first continuation character for the others). All marks but those
-of one character are two non-ASCII characters side by side (or around one ASCII
-character): in long text whose non-ASCII characters are few and apart, such places are
-found first at memory speed in the text's UTF-8 form, and the pattern runs only around
-them. With the optional compiled scanner (:mod:`._fastscan`), the pattern runs only where
-a table of its own classes says a mark may be, in text of every length and script.
+half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, an x-mac-cyrillic lead of
+a Latin or Cyrillic letter followed by a Cyrillic letter that is one of its continuation
+bytes ("Rep√Їblica"), or two windows-1252 characters in a row in text that windows-1252
+can encode whole (a legacy double-byte character). :func:`suspicious` looks for these
+marks with one regular-expression pass at C speed; text without any is clean, and no
+further analysis runs. A Latin pair is a mark only where one reading has the lead and as
+many of its continuation characters as the lead needs; once a text that windows-1252
+encodes whole has shown one legacy mark, the pass looks no further for them, and finds the
+Latin sequences from their rarer character (the lead for macintosh, the first continuation
+character for the others). All marks but those of one character are two non-ASCII
+characters side by side (or around one ASCII character): in long text whose non-ASCII
+characters are few and apart, such places are found first at memory speed in the text's
+UTF-8 form, and the pattern runs only around them. With the optional compiled scanner
+(:mod:`._fastscan`), the pattern runs only where a table of its own classes says a mark
+may be, in text of every length and script.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -37,6 +39,14 @@ weighed in its context (the characters either side):
     after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
   - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
     alone is mathematics);
+  - in macintosh, it starts with a math symbol or a florin sign inside a word
+    ("Guaran√≠", "Sicilieƒçi"), or with a florin sign and letters that start a word
+    ("ƒåad");
+  - in macintosh or x-mac-cyrillic, it starts with a dash, starts a word, and another
+    dash follows ("–ê–Ω–¥–æ—Ä—Ä–∞" is "Андорра");
+  - in windows-1251, it stands alone as a word and is UTF-8 for a letter that is a word
+    alone ("Рё" is "и", "С–" is "і"): correct text writes such pairs inside words only
+    ("Её", "А–Я");
   - it puts a letter of another script next to an ASCII letter ("HГєngaro");
   - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
     Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
@@ -192,6 +202,18 @@ _SCRIPT_AFTER_LEAD_BRANCH = f"(?<=[{_SCRIPT_LEAD2}][{_SCRIPT_CONTS}])(?P<script_
 # Every legacy double-byte character read as windows-1252: two of its characters in a
 # row, or around an ASCII trail byte (Big5, GBK and Shift_JIS: "¶V«n" is Big5 for 越南),
 # in text that windows-1252 encodes whole.
+# UTF-8 read as x-mac-cyrillic: a lead of a Latin letter's sequence (0xC3-0xC5, "√", "ƒ",
+# "≈") or of a Cyrillic letter's (0xD0-0xD1, "–", "—"), as in macintosh, followed by a
+# continuation character that is a Cyrillic letter, which no sequence of macintosh has
+# ("Rep√Їblica" is "República", "√Йmerillon" is "Émerillon", "–Ь–∞–є" is "Май").
+_MAC_CYRILLIC = "x-mac-cyrillic"
+_MAC_CYRILLIC_LEADS = chars(HIGH_HALVES[_MAC_CYRILLIC], 0xC3, 0xC5) + chars(
+    HIGH_HALVES[_MAC_CYRILLIC], 0xD0, 0xD1
+)
+_MAC_CYRILLIC_CONTS = re.escape(
+    "".join(c for c in HIGH_HALVES[_MAC_CYRILLIC][:0x40] if "\u0400" <= c <= "\u04ff")
+)
+_MAC_CYRILLIC_BRANCH = f"(?<=[{_MAC_CYRILLIC_LEADS}])(?=[{_MAC_CYRILLIC_CONTS}])(?P<mac_cyrillic>)"
 _LEGACY_PAIR = f"(?=[{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<legacy>)"
 _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
@@ -208,7 +230,11 @@ def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.P
 
 
 #: The marks of text that windows-1252 cannot encode whole.
-_MARK = _mark_pattern([_SEQUENCE_BRANCH, _SCRIPT_BRANCH], [_SCRIPT_AFTER_LEAD_BRANCH], legacy=False)
+_MARK = _mark_pattern(
+    [_SEQUENCE_BRANCH, _SCRIPT_BRANCH],
+    [_SCRIPT_AFTER_LEAD_BRANCH, _MAC_CYRILLIC_BRANCH],
+    legacy=False,
+)
 #: The marks of text that windows-1252 encodes whole, until the text is known to have a
 #: legacy mark (a legacy pair or trail, or a Latin pair: see :func:`scan`)...
 _MARK_OR_LEGACY = _mark_pattern(
@@ -445,6 +471,8 @@ _SCANNER_CLASSES = (
     "\\x40-\\x7e",
     _NON_ASCII,
     SHIFT_JIS_UTF8_LEADS,
+    _MAC_CYRILLIC_LEADS,
+    _MAC_CYRILLIC_CONTS,
     *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
     *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
 )
@@ -493,7 +521,12 @@ class Marks:
     def any(self) -> bool:
         """Some mark: the text may hold mojibake."""
         return self.legacy or bool(
-            self.latin or self.script or self.c1 or self.halfwidth or self.shift_jis_leads
+            self.latin
+            or self.script
+            or self.c1
+            or self.halfwidth
+            or self.shift_jis_leads
+            or self.mac_cyrillic
         )
 
     #: Where a UTF-8 sequence of a Latin reading may start: a lead character followed by
@@ -509,6 +542,10 @@ class Marks:
     shift_jis_leads: int = 0
     #: A legacy double-byte character read as windows-1252 may be there.
     legacy: bool = False
+    #: Where a UTF-8 sequence read as x-mac-cyrillic may start in text of a Latin
+    #: alphabet (its lead, followed by a Cyrillic letter that stands for a continuation
+    #: byte).
+    mac_cyrillic: tuple[int, ...] = ()
 
 
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
@@ -583,6 +620,8 @@ def scan(text: str) -> Marks:
                 marks.shift_jis_leads += 1
         elif kind in ("legacy", "trail"):
             marks.legacy = True
+        elif kind == "mac_cyrillic":
+            marks.mac_cyrillic += (position,)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
@@ -747,11 +786,15 @@ class Sequence:
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A named rule of the evidence: *test* true makes a sequence decisive; *example*
-    (before, sequence, after, reading) is one it decides, and a test checks it does."""
+    (before, sequence, after, reading) is one it decides, and a test checks it does. With
+    *readings*, the rule is tried only on the sequences of those readings; with *leads*,
+    only on those that start with one of its characters."""
 
     name: str
     test: Callable[[Sequence], bool]
     example: tuple[str, str, str, str]
+    readings: frozenset[str] | None = None
+    leads: str | None = None
 
 
 def _long_not_letters(s: Sequence) -> bool:
@@ -774,6 +817,39 @@ def _two_scripts(s: Sequence) -> bool:
         s.after.isascii() and s.after.isalpha()
     )
     return next_to_ascii and any(c.isalpha() and not _latin(c) for c in s.sequence)
+
+
+#: The Cyrillic letters that are words of their own in the languages of the script:
+#: conjunctions, prepositions and pronouns ("и", "в", "с", "к", "о", "у", "а", "я" in
+#: Russian; "і", "й", "з" in Ukrainian; "ў" in Belarusian; "ѝ" in Bulgarian and
+#: Macedonian), and the capitals of those that start a sentence ("Й" and "Ў" never do:
+#: "Р™" is "Й" at the end of a word in capitals, "БӘХТИӘР™").
+_ONE_LETTER_WORDS = frozenset("авзийкосуяіўѝАВЗИКОСУЯІ")
+
+
+def _one_letter_word(s: Sequence) -> bool:
+    # A windows-1251 pair standing alone as a word, that is UTF-8 for a letter that is a
+    # word alone ("Рё" is "и", "С–" is "і"): correct text writes such pairs inside words
+    # only ("Её", "Рёбра", "А–Я").
+    if len(s.sequence) != 2:
+        return False
+    if s.before.isalnum() or s.after.isalnum():
+        return False
+    try:
+        decoded = singlebyte.encode(s.sequence.replace("ʼ", "’"), "windows-1251").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return False
+    return decoded in _ONE_LETTER_WORDS
+
+
+#: The leads of macintosh that are math symbols ("√" is 0xC3, "≈" 0xC5).
+_MACINTOSH_MATH_LEADS = "".join(
+    c for c in HIGH_HALVES["macintosh"][0xC2 - 0x80 :] if unicodedata.category(c) == "Sm"
+)
+#: The leads of Cyrillic letters' sequences (0xD0, 0xD1) in macintosh and x-mac-cyrillic:
+#: a word of such sequences alternates a dash and another character ("–ê–Ω–¥–æ—Ä—Ä–∞" is
+#: "Андорра"), which correct text does not start a word with.
+_DASHES = "–—"
 
 
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
@@ -822,6 +898,27 @@ RULES: tuple[Rule, ...] = (
         (" ", "√â", "m", "macintosh"),
     ),
     Rule(
+        "math-symbol-inside-a-word",
+        lambda s: s.before.isalpha(),
+        ("n", "√≠", " ", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads=_MACINTOSH_MATH_LEADS,
+    ),
+    Rule(
+        "florin-sign-inside-a-word",
+        lambda s: s.before.isalpha(),
+        ("e", "ƒç", "i", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads="ƒ",
+    ),
+    Rule(
+        "florin-sign-starts-a-word",
+        lambda s: _letters(s.sequence[1:]) and s.after.islower(),
+        (" ", "ƒå", "a", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads="ƒ",
+    ),
+    Rule(
         "odd-pair-after-capital",
         lambda s: (
             len(s.sequence) == 2
@@ -831,6 +928,20 @@ RULES: tuple[Rule, ...] = (
         (" ", "Åž", "i", "windows-1252"),
     ),
     Rule("two-scripts-in-a-word", _two_scripts, (" ", "Гє", "n", "windows-1251")),
+    Rule(
+        "one-letter-word",
+        _one_letter_word,
+        (" ", "Рё", " ", "windows-1251"),
+        readings=frozenset({"windows-1251"}),
+        leads="РС",
+    ),
+    Rule(
+        "dash-led-pairs",
+        lambda s: s.after in _DASHES and not s.before.isalpha(),
+        (" ", "–ê", "–", "macintosh"),
+        readings=frozenset({"macintosh", "x-mac-cyrillic"}),
+        leads=_DASHES,
+    ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
 #: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
@@ -842,6 +953,17 @@ RUN_RULE = "run-of-sequences"
 #: The names of a sequence no rule decides.
 WEAK_RULE = "symbol-in-sequence"
 NONE_RULE = "letters-only"
+
+
+@functools.cache
+def _rules_of(reading: str, lead: str) -> tuple[Rule, ...]:
+    """The rules of :data:`RULES` tried on a sequence of *reading* that starts with
+    *lead*, in order."""
+    return tuple(
+        r
+        for r in RULES
+        if (r.readings is None or reading in r.readings) and (r.leads is None or lead in r.leads)
+    )
 
 
 # The weight depends on the sequence and one character either side only: text repeats
@@ -857,7 +979,7 @@ def _weigh(before: str, sequence: str, after: str, reading: str) -> tuple[int, s
         # word in capitals ("BEYONCÉ’s", "ZOË’s", "AÇAÍ’s", "Ã’s"), not a symbol in a word.
         sequence = sequence[:-1] + "ʼ"
     found = Sequence(before, sequence, after, reading)
-    for rule in RULES:
+    for rule in _rules_of(reading, sequence[0]):
         if rule.test(found):
             return DECISIVE, rule.name
     return (NONE, NONE_RULE) if _letters(sequence[1:]) else (WEAK, WEAK_RULE)
