@@ -235,7 +235,7 @@ alone(const Quiet *q, Py_ssize_t a, Py_ssize_t b)
 /* Whether a script branch's candidate at *i* can never be evidence: its windows-1251
  * sequence, if any, weighs nothing and stands alone, and no windows-1253 sequence holds it
  * (the field's rules aside: see candidates()). */
-static int
+static int __attribute__((noinline, cold))
 quiet_candidate(Quiet *q, Py_ssize_t i)
 {
     uint32_t e = quiet_at(q, i);
