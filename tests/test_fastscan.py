@@ -173,7 +173,7 @@ _DAMAGED = "Україна, Київ".encode().decode("windows-1251")
 
 def _quiet(text: str) -> bool:
     assert badness._candidates is not None
-    return badness._candidates(text)[3]
+    return badness._candidates(text)[3] is not None
 
 
 @pytest.mark.parametrize(

@@ -135,7 +135,7 @@ def quiet_table(fields: Mapping[str, Mapping[str, int]]) -> bytes:
 
 
 #: ``(encodable, positions, shift_jis, quiet)`` of a text: see :func:`scanner`.
-Candidates = Callable[[str], tuple[bool, list[int], int, bool]]
+Candidates = Callable[[str], tuple[bool, list[int], int, tuple[list[int], list[int]] | None]]
 
 
 def scanner(bodies: Sequence[str], quiet: bytes) -> Candidates | None:
@@ -143,9 +143,11 @@ def scanner(bodies: Sequence[str], quiet: bytes) -> Candidates | None:
     function of a text that gives whether windows-1252 encodes it whole, the positions,
     in order, where the marks' pattern may match, in text it does not encode whole how
     many Shift_JIS readings of a UTF-8 lead byte it holds (marks of one character whatever
-    their neighbours, counted and not among the positions), and whether every position is
-    a script branch's mark that can never be evidence, by the quiet test of the table
-    *quiet* (:func:`quiet_table`; see :func:`.badness.scan`). None on the pure path."""
+    their neighbours, counted and not among the positions), and, when every position is a
+    script branch's mark that can never be evidence by the quiet test of the table *quiet*
+    (:func:`quiet_table`; see :func:`.badness.scan`), the positions that are continuation
+    characters of windows-1251 and those of windows-1253 (else None). None on the pure
+    path."""
     if _scanc is None:
         return None
     return functools.partial(_scanc.candidates, table(bodies), quiet)

@@ -96,6 +96,7 @@ typedef struct {
     Py_ssize_t n;
     int sequences; /* a windows-1251 sequence was weighed */
     int outside;   /* a character of windows-1251's script outside its sequences */
+    PyObject *script[2]; /* the quiet marks' positions of windows-1251, of windows-1253 */
 } Quiet;
 
 static inline Py_UCS4
@@ -235,6 +236,10 @@ alone(const Quiet *q, Py_ssize_t a, Py_ssize_t b)
 /* Whether a script branch's candidate at *i* can never be evidence: its windows-1251
  * sequence, if any, weighs nothing and stands alone, and no windows-1253 sequence holds it
  * (the field's rules aside: see candidates()). */
+static int append(PyObject *list, Py_ssize_t position);
+
+/* ... and, when it can, the candidate among the positions of its readings: 1, 0, or -1
+ * on an error. */
 static int __attribute__((noinline, cold))
 quiet_candidate(Quiet *q, Py_ssize_t i)
 {
@@ -257,6 +262,10 @@ quiet_candidate(Quiet *q, Py_ssize_t i)
         if (covering(q, i, Q_LEAD_1253, Q_CONT_1253, &end) >= 0) {
             return 0;
         }
+    }
+    if (((e & Q_CONT_1251) && append(q->script[0], i) < 0) ||
+        ((e & Q_CONT_1253) && append(q->script[1], i) < 0)) {
+        return -1;
     }
     return 1;
 }
@@ -338,8 +347,12 @@ append(PyObject *list, Py_ssize_t position)
             if (!(script | other)) {                                                     \
                 continue;                                                                \
             }                                                                            \
-            if (calm && (other || !quiet_candidate(q, i))) {                             \
-                calm = 0;                                                                \
+            if (calm) {                                                                  \
+                int quiet_one = other ? 0 : quiet_candidate(q, i);                       \
+                if (quiet_one < 0) {                                                     \
+                    return -1;                                                           \
+                }                                                                        \
+                calm = quiet_one;                                                        \
             }                                                                            \
             if (append(out, i) < 0) {                                                    \
                 return -1;                                                               \
@@ -358,9 +371,11 @@ PyDoc_STRVAR(candidates_doc,
 "candidates(table, quiet_table, text, /)\n--\n\n"
 "``(encodable, positions, shift_jis, quiet)``: whether windows-1252 encodes *text* whole,\n"
 "the positions, in order, where the marks' pattern may match, how many Shift_JIS\n"
-"readings of a UTF-8 lead byte it holds (not among the positions), and whether every\n"
-"position is a script branch's mark that can never be evidence. *table* holds the\n"
-"classes of each BMP code point, then those of every supplementary one (32 bits each);\n"
+"readings of a UTF-8 lead byte it holds (not among the positions), and, when every\n"
+"position is a script branch's mark that can never be evidence, the positions that are\n"
+"continuation characters of windows-1251 and of windows-1253 (else None). *table*\n"
+"holds the classes of each BMP code point, then those of every supplementary one (32 bits\n"
+"each);\n"
 "*quiet_table* those of the quiet test, of each BMP code point (16 bits each).");
 
 static PyObject *
@@ -400,7 +415,13 @@ candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int encodable = 1, quiet = 0;
     Py_ssize_t shift_jis = 0;
     Quiet q = {(const uint8_t *)PyBytes_AS_STRING(quiet_classes), PyUnicode_KIND(text), data, n,
-               0, 0};
+               0, 0, {PyList_New(0), PyList_New(0)}};
+    if (q.script[0] == NULL || q.script[1] == NULL) {
+        Py_DECREF(out);
+        Py_XDECREF(q.script[0]);
+        Py_XDECREF(q.script[1]);
+        return NULL;
+    }
     int failed;
     switch (PyUnicode_KIND(text)) {
     case PyUnicode_1BYTE_KIND:
@@ -415,10 +436,25 @@ candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (failed) {
         Py_DECREF(out);
+        Py_DECREF(q.script[0]);
+        Py_DECREF(q.script[1]);
         return NULL;
     }
-    PyObject *result = Py_BuildValue("(ONnO)", encodable ? Py_True : Py_False, out, shift_jis,
-                                     quiet ? Py_True : Py_False);
+    PyObject *script;
+    if (quiet) {
+        script = Py_BuildValue("(NN)", q.script[0], q.script[1]);
+    } else {
+        Py_DECREF(q.script[0]);
+        Py_DECREF(q.script[1]);
+        Py_INCREF(Py_None);
+        script = Py_None;
+    }
+    if (script == NULL) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *result = Py_BuildValue("(ONnN)", encodable ? Py_True : Py_False, out, shift_jis,
+                                     script);
     return result;
 }
 

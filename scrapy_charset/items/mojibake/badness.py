@@ -461,17 +461,17 @@ def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]
     return encodable, _marks_at(text, encodable, places), shift_jis
 
 
-def _quiet_marks(text: str, places: list[int]) -> Marks:
+def _quiet_marks(script: tuple[list[int], list[int]]) -> Marks:
     """The marks of text whose every candidate the compiled scanner found to be a script
-    branch's mark that can never be evidence (see :func:`scan`): each reading's positions
-    are the candidates that are its continuation characters, the readings in the order
+    branch's mark that can never be evidence (see :func:`scan`), from the candidates that
+    are each script reading's continuation characters: the readings in the order
     :func:`_add_script` meets them."""
     marks = Marks(quiet=True)
-    found = []
-    for order, (name, conts) in enumerate(_SCRIPT_CONT_SETS.items()):
-        positions = [p for p in places if text[p] in conts]
-        if positions:
-            found.append((positions[0], order, name, positions))
+    found = [
+        (positions[0], order, name, positions)
+        for order, (name, positions) in enumerate(zip(_SCRIPT_READINGS, script, strict=True))
+        if positions
+    ]
     for _, _, name, positions in sorted(found):
         marks.script[name] = positions
     return marks
@@ -589,8 +589,8 @@ def scan(text: str) -> Marks:
     if _FAST_PATH:
         assert _candidates is not None
         encodable, places, shift_jis, quiet = _candidates(text)
-        if quiet and places:
-            return _quiet_marks(text, places)
+        if quiet is not None and places:
+            return _quiet_marks(quiet)
         found: Iterator[tuple[int, str | None]] = (
             _marks_at(text, encodable, places) if places else iter(())
         )
