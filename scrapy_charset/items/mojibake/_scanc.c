@@ -263,9 +263,16 @@ quiet_candidate(Quiet *q, Py_ssize_t i)
             return 0;
         }
     }
-    if (((e & Q_CONT_1251) && append(q->script[0], i) < 0) ||
-        ((e & Q_CONT_1253) && append(q->script[1], i) < 0)) {
-        return -1;
+    for (int k = 0; k < 2; k++) {
+        if (!(e & (k ? Q_CONT_1253 : Q_CONT_1251))) {
+            continue;
+        }
+        if (q->script[k] == NULL && (q->script[k] = PyList_New(0)) == NULL) {
+            return -1;
+        }
+        if (append(q->script[k], i) < 0) {
+            return -1;
+        }
     }
     return 1;
 }
@@ -415,13 +422,7 @@ candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int encodable = 1, quiet = 0;
     Py_ssize_t shift_jis = 0;
     Quiet q = {(const uint8_t *)PyBytes_AS_STRING(quiet_classes), PyUnicode_KIND(text), data, n,
-               0, 0, {PyList_New(0), PyList_New(0)}};
-    if (q.script[0] == NULL || q.script[1] == NULL) {
-        Py_DECREF(out);
-        Py_XDECREF(q.script[0]);
-        Py_XDECREF(q.script[1]);
-        return NULL;
-    }
+               0, 0, {NULL, NULL}}; /* the lists made at their first position */
     int failed;
     switch (PyUnicode_KIND(text)) {
     case PyUnicode_1BYTE_KIND:
@@ -434,18 +435,25 @@ candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         failed = scan_4((const Py_UCS4 *)data, n, table, &encodable, &shift_jis, out, &q, &quiet);
         break;
     }
+    if (!failed && quiet) {
+        for (int k = 0; k < 2; k++) {
+            if (q.script[k] == NULL && (q.script[k] = PyList_New(0)) == NULL) {
+                failed = 1;
+            }
+        }
+    }
     if (failed) {
         Py_DECREF(out);
-        Py_DECREF(q.script[0]);
-        Py_DECREF(q.script[1]);
+        Py_XDECREF(q.script[0]);
+        Py_XDECREF(q.script[1]);
         return NULL;
     }
     PyObject *script;
     if (quiet) {
         script = Py_BuildValue("(NN)", q.script[0], q.script[1]);
     } else {
-        Py_DECREF(q.script[0]);
-        Py_DECREF(q.script[1]);
+        Py_XDECREF(q.script[0]);
+        Py_XDECREF(q.script[1]);
         Py_INCREF(Py_None);
         script = Py_None;
     }
