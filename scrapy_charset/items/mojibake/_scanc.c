@@ -457,12 +457,20 @@ candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_INCREF(Py_None);
         script = Py_None;
     }
-    if (script == NULL) {
+    PyObject *count = script == NULL ? NULL : PyLong_FromSsize_t(shift_jis);
+    PyObject *result = count == NULL ? NULL : PyTuple_New(4);
+    if (result == NULL) {
         Py_DECREF(out);
+        Py_XDECREF(script);
+        Py_XDECREF(count);
         return NULL;
     }
-    PyObject *result = Py_BuildValue("(ONnN)", encodable ? Py_True : Py_False, out, shift_jis,
-                                     script);
+    PyObject *whole = encodable ? Py_True : Py_False;
+    Py_INCREF(whole);
+    PyTuple_SET_ITEM(result, 0, whole); /* each reference is the tuple's */
+    PyTuple_SET_ITEM(result, 1, out);
+    PyTuple_SET_ITEM(result, 2, count);
+    PyTuple_SET_ITEM(result, 3, script);
     return result;
 }
 
