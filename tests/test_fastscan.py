@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 (look-alike characters are the data here)
 """The compiled scanner (optional) gives the marks and reports of the pure path.
 
 The pure path's regular expressions are the reference: with the scanner, they are tried
@@ -5,7 +6,8 @@ only where its table of classes finds a branch's characters side by side, which 
 every place they match at. Here the marks of :func:`scan` and the reports of
 :func:`inspect_unguarded` on both paths are compared, on arbitrary text of every kind of
 string (1-, 2- and 4-byte, astral characters, lone surrogates), on mark-heavy alphabets,
-sparse text and the benchmarks' fields.
+sparse text and the benchmarks' fields; and text whose script marks the scanner finds
+quiet has no evidence on the pure path.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from benchmarks._itemdata import clean_values, legacy_samples, utf8_samples
 from benchmarks._negative import negative_corpus
 from benchmarks.items import _text
 from scrapy_charset.items.mojibake import _fastscan, badness
-from scrapy_charset.items.mojibake.badness import Marks, scan
+from scrapy_charset.items.mojibake.badness import NONE, Evidence, Marks, evidence, scan
 from scrapy_charset.items.mojibake.chardata import _shift_jis_utf8_leads
 from scrapy_charset.items.textcheck import TextReport, inspect_unguarded
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 from tests.test_badness import _MARK_CHARS, _SEQUENCE_CHARS, ENGLISH, sparse_text
 
 if _fastscan.SCANNER != "compiled":
@@ -160,3 +163,94 @@ def test_the_counted_shift_jis_leads_are_the_pure_path_s(joiner: str) -> None:
     text = joiner.join(_shift_jis_utf8_leads())
     assert fast(text) == pure(text)
     assert scan(text).shift_jis_leads > 0
+
+
+# --- The quiet test: script marks that can never be evidence, told apart in C ---------------
+
+_UKRAINIAN = _text("uk", 20_000)
+_DAMAGED = "Україна, Київ".encode().decode("windows-1251")
+
+
+def _quiet(text: str) -> bool:
+    assert badness._candidates is not None
+    return badness._candidates(text)[3] is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "quiet"),
+    [
+        pytest.param(_UKRAINIAN, True, id="ukrainian-clean"),
+        pytest.param("Він", True, id="capital-then-i"),
+        pytest.param("Об’єднані, її, Пів", True, id="apostrophe-and-double-letters"),
+        pytest.param(_DAMAGED, False, id="ukrainian-as-windows-1251"),
+        pytest.param(_UKRAINIAN + " " + _DAMAGED, False, id="mixed"),
+        pytest.param("Ві", False, id="no-script-letter-outside"),
+        pytest.param("Ві Paris", False, id="lone-script-letters"),
+        pytest.param("аВіт", False, id="case-break"),
+        pytest.param("ВІв", False, id="capitals-then-lowercase"),
+        pytest.param("НПів", False, id="capital-capital-lowercase"),
+        pytest.param("Віx", False, id="two-scripts-in-a-word"),
+        pytest.param("Ъів", False, id="mixed-cyrillic-alphabets"),
+        pytest.param("Вєнё’", False, id="run-of-sequences"),
+        pytest.param("ΞΒ’ о", False, id="windows-1253-sequence"),
+        pytest.param("Він Ã©", False, id="another-mark"),
+        pytest.param("Він \x81", False, id="a-mark-of-one-character"),
+        pytest.param("Він і Рє", False, id="one-letter-word-at-the-end"),
+        pytest.param("Він Рє їжак", False, id="one-letter-word"),
+        pytest.param("Він (Рє) їжак", False, id="one-letter-word-in-brackets"),
+    ],
+)
+def test_the_quiet_test_gives_the_pure_path_s_marks_and_reports(text: str, quiet: bool) -> None:
+    assert _quiet(text) is quiet
+    assert scan(text).quiet is quiet
+    assert fast(text) == pure(text)
+
+
+def test_quiet_marks_are_clean_on_the_pure_path() -> None:
+    marks, report = pure(_UKRAINIAN)
+    assert marks.script
+    assert report.clean
+    weighed: list[tuple[str, int, int, int]] = []
+    assert not evidence(_UKRAINIAN, marks=marks, weighed=weighed).some
+    assert weighed
+    assert {w for *_, w in weighed} == {NONE}
+
+
+_CYRILLIC = HIGH_HALVES["windows-1251"] + HIGH_HALVES["windows-1253"][0x40:] + "Bb ,’-"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet=_CYRILLIC, max_size=60),
+        st.lists(
+            st.one_of(st.sampled_from(_UKRAINIAN.split()), st.text(_CYRILLIC, max_size=4)),
+            max_size=20,
+        ).map(" ".join),
+    )
+)
+def test_quiet_text_has_no_evidence_on_the_pure_path(text: str) -> None:
+    assert fast(text) == pure(text)
+    if _quiet(text):
+        marks, report = pure(text)
+        weighed: list[tuple[str, int, int, int]] = []
+        by_reading: dict[str, Evidence] = {}
+        evidence(text, marks=marks, by_reading=by_reading, weighed=weighed)
+        assert {w for *_, w in weighed} <= {NONE}
+        assert not any(e.some for e in by_reading.values())
+        assert report.clean or "\ufffd" in text
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [r for r in badness.RULES if r.example[3] in ("windows-1251", "windows-1253")],
+    ids=lambda r: r.name,
+)
+def test_a_script_rule_s_example_is_never_quiet(rule: badness.Rule) -> None:
+    """The quiet test mirrors the evidence rules in C: each rule of a script reading, with
+    its example in clean Ukrainian text around, gives the pure path's marks and report (a
+    rule added without its C side fails here)."""
+    before, sequence, after, _reading = rule.example
+    text = f"Він і їжак {before}{sequence}{after} їжак і Він"
+    assert fast(text) == pure(text)
+    assert not pure(text)[1].clean

@@ -91,7 +91,7 @@ def find_mojibake(text: str) -> Finding | None:
 
 def find_scanned(text: str, marks: Marks) -> Finding | None:
     """:func:`find_mojibake` with *text*'s marks (:func:`.badness.scan`) already found."""
-    if not marks.any and "\ufffd" not in text:
+    if (not marks.any or marks.quiet) and "\ufffd" not in text:
         return None
     ctx = Context(text, marks)
     found = _find(ctx)

@@ -18,12 +18,13 @@ variable ``SCRAPY_CHARSET_PURE`` is not set to a non-empty value other than ``0`
 
 from __future__ import annotations
 
+import array
 import functools
 import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 
 logger = logging.getLogger(__name__)
@@ -105,17 +106,52 @@ def table(bodies: Sequence[str]) -> bytes:
     return combined.to_bytes(4 * ENTRIES, "big")
 
 
-#: ``(encodable, positions, shift_jis)`` of a text: see :func:`scanner`.
-Candidates = Callable[[str], tuple[bool, list[int], int]]
+#: The fields of the quiet test's table (``_scanc.c`` tests them by these names), by
+#: their first bit and width: the continuation bytes a windows-1251 lead needs and whether
+#: the character is one of its continuation bytes, the same for windows-1253; the Cyrillic
+#: alphabets whose distinctive letter the character's capital is; its capital is several
+#: characters, one of them distinctive; a letter text uses as a symbol; a letter of a
+#: Cyrillic word without case (the apostrophe); in the block of windows-1251's script.
+QUIET_FIELDS = {
+    "lead_1251": (0, 2),
+    "cont_1251": (2, 1),
+    "lead_1253": (3, 2),
+    "cont_1253": (5, 1),
+    "alphabets": (6, 5),
+    "mixed": (11, 1),
+    "symbol": (12, 1),
+    "apostrophe": (13, 1),
+    "script_1251": (14, 1),
+}
 
 
-def scanner(bodies: Sequence[str]) -> Candidates | None:
+def quiet_table(fields: Mapping[str, Mapping[str, int]]) -> bytes:
+    """The quiet test's table: 16 bits for each BMP code point in native byte order, each
+    field of :data:`QUIET_FIELDS` the value *fields* gives the character (0 if none)."""
+    values = [0] * 0x10000
+    for name, by_char in fields.items():
+        shift, width = QUIET_FIELDS[name]
+        for char, value in by_char.items():
+            if not 0 <= value < 1 << width:
+                raise ValueError(f"{name}: {value} does not fit {width} bits")
+            values[ord(char)] |= value << shift
+    return array.array("H", values).tobytes()
+
+
+#: ``(encodable, positions, shift_jis, quiet)`` of a text: see :func:`scanner`.
+Candidates = Callable[[str], tuple[bool, list[int], int, tuple[list[int], list[int]] | None]]
+
+
+def scanner(bodies: Sequence[str], quiet: bytes) -> Candidates | None:
     """The compiled scanner of the classes *bodies* (in the order of :func:`table`): a
     function of a text that gives whether windows-1252 encodes it whole, the positions,
-    in order, where the marks' pattern may match, and, in text it does not encode whole,
-    how many Shift_JIS readings of a UTF-8 lead byte it holds: marks of one character
-    whatever their neighbours, counted and not among the positions. None on the pure
+    in order, where the marks' pattern may match, in text it does not encode whole how
+    many Shift_JIS readings of a UTF-8 lead byte it holds (marks of one character whatever
+    their neighbours, counted and not among the positions), and, when every position is a
+    script branch's mark that can never be evidence by the quiet test of the table *quiet*
+    (:func:`quiet_table`; see :func:`.badness.scan`), the positions that are continuation
+    characters of windows-1251 and those of windows-1253 (else None). None on the pure
     path."""
     if _scanc is None:
         return None
-    return functools.partial(_scanc.candidates, table(bodies))
+    return functools.partial(_scanc.candidates, table(bodies), quiet)

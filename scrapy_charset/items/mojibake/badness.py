@@ -476,18 +476,33 @@ _SCANNER_CLASSES = (
     *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
     *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
 )
-_candidates = _fastscan.scanner(_SCANNER_CLASSES)
-#: Whether text is scanned by the compiled scanner (it is built, and not turned off).
-_FAST_PATH = _candidates is not None
+# (The scanner itself, :data:`_candidates`, is made at the end of this module: its quiet
+# test's table is made from the evidence rule's data.)
 
 
 def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
     """:func:`_found` by the compiled scanner."""
     assert _candidates is not None
-    encodable, places, shift_jis = _candidates(text)
+    encodable, places, shift_jis, _quiet = _candidates(text)
     if not places:
         return encodable, iter(()), shift_jis
     return encodable, _marks_at(text, encodable, places), shift_jis
+
+
+def _quiet_marks(script: tuple[list[int], list[int]]) -> Marks:
+    """The marks of text whose every candidate the compiled scanner found to be a script
+    branch's mark that can never be evidence (see :func:`scan`), from the candidates that
+    are each script reading's continuation characters: the readings in the order
+    :func:`_add_script` meets them."""
+    marks = Marks(quiet=True)
+    found = [
+        (positions[0], order, name, positions)
+        for order, (name, positions) in enumerate(zip(_SCRIPT_READINGS, script, strict=True))
+        if positions
+    ]
+    for _, _, name, positions in sorted(found):
+        marks.script[name] = positions
+    return marks
 
 
 def _marks_at(text: str, encodable: bool, places: list[int]) -> Iterator[tuple[int, str | None]]:
@@ -546,6 +561,11 @@ class Marks:
     #: alphabet (its lead, followed by a Cyrillic letter that stands for a continuation
     #: byte).
     mac_cyrillic: tuple[int, ...] = ()
+    #: The compiled scanner found that these marks can never be evidence: each is a
+    #: script reading's continuation character whose sequence, if any, no rule of the
+    #: evidence weighs, alone, in a field where the reading's script is also outside its
+    #: sequences (see :func:`scan`). Text with such marks only is clean but for U+FFFD.
+    quiet: bool = field(default=False, compare=False)
 
 
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
@@ -593,11 +613,27 @@ _SCRIPT_KINDS = frozenset({"script", "script_after_lead"})
 
 
 def scan(text: str) -> Marks:
-    """Every mark of *text*: one pass, Python work only where marks are."""
+    """Every mark of *text*: one pass, Python work only where marks are.
+
+    With the compiled scanner, text whose every mark is a script reading's continuation
+    character that can never be evidence (Ukrainian's "і", "ї", "є" after a capital, as
+    in "Він": "Ві" is a windows-1251 sequence of letters) is told apart there, and its
+    marks are :attr:`Marks.quiet`.
+    """
     marks = Marks()
     if text.isascii():
         return marks
-    encodable, found, marks.shift_jis_leads = _found(text)
+    if _FAST_PATH:
+        assert _candidates is not None
+        encodable, places, shift_jis, quiet = _candidates(text)
+        if quiet is not None and places:
+            return _quiet_marks(quiet)
+        found: Iterator[tuple[int, str | None]] = (
+            _marks_at(text, encodable, places) if places else iter(())
+        )
+        marks.shift_jis_leads = shift_jis
+    else:
+        encodable, found, marks.shift_jis_leads = _found(text)
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
@@ -1197,3 +1233,57 @@ def evidence(
     if by_reading is not None:
         by_reading.update(zip(names, counted, strict=True))
     return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())
+
+
+# --- The compiled scanner (optional) -------------------------------------------------------
+#
+# Its quiet test (``_scanc.c``) tells apart the script branches' marks that can never be
+# evidence, from the evidence rule's own data: the UTF-8 sequence of windows-1251 that
+# holds the mark is letters only (the apostrophe is a letter of a Cyrillic word), with no
+# case break, no capitals before a lowercase letter, no capital after a capital before a
+# lowercase one, no ASCII letter either side, the distinctive letters of one alphabet, and
+# not a pair that is a word alone (no rule of :data:`RULES` holds, and it is not weak); no
+# sequence of the reading ends where it starts or starts where it ends (no run); a
+# character of the reading's script is outside the sequences (no lone-script letters); and
+# no windows-1253 sequence holds a mark. Script readings' sequences hold no Latin letter
+# (no lone Latin letters).
+
+
+def _quiet_fields() -> dict[str, dict[str, int]]:
+    """The fields of the quiet test's table (:func:`._fastscan.quiet_table`)."""
+    fields: dict[str, dict[str, int]] = {name: {} for name in _fastscan.QUIET_FIELDS}
+    for name in _SCRIPT_READINGS:
+        suffix = name.rsplit("-", 1)[1]
+        table = HIGH_HALVES[name]
+        for low, high, size in UTF8_LEADS:
+            for byte in range(low, high + 1):
+                if table[byte - 0x80] != "\ufffd":
+                    fields[f"lead_{suffix}"][table[byte - 0x80]] = size
+        fields[f"cont_{suffix}"] = dict.fromkeys(_SCRIPT_CONT_SETS[name], 1)
+    alphabets = {
+        letter: sum(1 << i for i, alphabet in enumerate(_ALPHABETS) if letter in alphabet)
+        for letter in _DISTINCTIVE
+    }
+    for code in range(0x10000):
+        char = chr(code)
+        upper = char.upper()
+        if _DISTINCTIVE.isdisjoint(upper):
+            continue
+        if len(upper) == 1:
+            fields["alphabets"][char] = alphabets[upper]
+        else:
+            fields["mixed"][char] = 1
+    fields["symbol"] = dict.fromkeys(_SYMBOL_LETTERS, 1)
+    fields["apostrophe"] = {"’": 1}  # read as "ʼ" in windows-1251 (see _weigh)
+    script = _SCRIPT_LETTERS["windows-1251"]
+    fields["script_1251"] = {chr(c): 1 for c in range(0x10000) if script.match(chr(c))}
+    return fields
+
+
+_candidates = (
+    _fastscan.scanner(_SCANNER_CLASSES, _fastscan.quiet_table(_quiet_fields()))
+    if _fastscan.SCANNER == "compiled"
+    else None
+)
+#: Whether text is scanned by the compiled scanner (it is built, and not turned off).
+_FAST_PATH = _candidates is not None
