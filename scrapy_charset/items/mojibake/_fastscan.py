@@ -122,6 +122,7 @@ QUIET_FIELDS = {
     "symbol": (12, 1),
     "apostrophe": (13, 1),
     "script_1251": (14, 1),
+    "word_second": (15, 1),
 }
 
 

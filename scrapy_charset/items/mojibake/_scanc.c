@@ -94,6 +94,7 @@ hit_legacy(uint32_t prev, uint32_t cur, uint32_t next, uint32_t next2)
 #define Q_SYMBOL (1u << 12) /* a letter text uses as a symbol (ª º ˆ ˜) */
 #define Q_APOSTROPHE (1u << 13) /* a letter of a Cyrillic word without case (’ as ʼ) */
 #define Q_SCRIPT_1251 (1u << 14) /* in the block of windows-1251's script (U+0400-U+04FF) */
+#define Q_WORD_SECOND (1u << 15) /* second of a pair of the one-letter-word rule ("ё" of "Рё") */
 #define Q_SIZE(e, shift) (((e) >> (shift)) & 3u)
 
 typedef struct {
@@ -166,8 +167,8 @@ ascii_letter(Py_UCS4 c)
  * (badness.RULES; the apostrophe is a letter of the word): letters only, no case break
  * around it, not capitals before a lowercase letter, not a capital after a capital then
  * a lowercase letter, no ASCII letter either side, distinctive letters of one alphabet,
- * not a pair that is a word alone (one-letter-word: any such pair, whatever letter it
- * stands for). Its lead is a letter: never a math symbol, never Ã or Å. */
+ * not a pair that is a word alone and whose second character may make it a one-letter
+ * word (one-letter-word). Its lead is a letter: never a math symbol, never Ã or Å. */
 static int
 weighs_nothing(const Quiet *q, Py_ssize_t a, Py_ssize_t b)
 {
@@ -176,7 +177,8 @@ weighs_nothing(const Quiet *q, Py_ssize_t a, Py_ssize_t b)
     if (ascii_letter(before) || ascii_letter(after)) {
         return 0;
     }
-    if (b - a == 2 && !Py_UNICODE_ISALNUM(before) && !Py_UNICODE_ISALNUM(after)) {
+    if (b - a == 2 && (quiet_at(q, a + 1) & Q_WORD_SECOND) && !Py_UNICODE_ISALNUM(before) &&
+        !Py_UNICODE_ISALNUM(after)) {
         return 0; /* one-letter-word */
     }
     int lower_before = Py_UNICODE_ISLOWER(before);

@@ -861,6 +861,8 @@ def _two_scripts(s: Sequence) -> bool:
 #: Macedonian), and the capitals of those that start a sentence ("Й" and "Ў" never do:
 #: "Р™" is "Й" at the end of a word in capitals, "БӘХТИӘР™").
 _ONE_LETTER_WORDS = frozenset("авзийкосуяіўѝАВЗИКОСУЯІ")
+#: The windows-1251 leads of their UTF-8: "Р" (0xD0) and "С" (0xD1).
+_ONE_LETTER_LEADS = "РС"
 
 
 def _one_letter_word(s: Sequence) -> bool:
@@ -969,7 +971,7 @@ RULES: tuple[Rule, ...] = (
         _one_letter_word,
         (" ", "Рё", " ", "windows-1251"),
         readings=frozenset({"windows-1251"}),
-        leads="РС",
+        leads=_ONE_LETTER_LEADS,
     ),
     Rule(
         "dash-led-pairs",
@@ -1277,7 +1279,21 @@ def _quiet_fields() -> dict[str, dict[str, int]]:
     fields["apostrophe"] = {"’": 1}  # read as "ʼ" in windows-1251 (see _weigh)
     script = _SCRIPT_LETTERS["windows-1251"]
     fields["script_1251"] = {chr(c): 1 for c in range(0x10000) if script.match(chr(c))}
+    # The second characters of the pairs that are a one-letter word ("ё" of "Рё", и).
+    fields["word_second"] = {
+        second: 1
+        for lead in _ONE_LETTER_LEADS
+        for second in _SCRIPT_CONT_SETS["windows-1251"]
+        if _utf8_of(lead + second) in _ONE_LETTER_WORDS
+    }
     return fields
+
+
+def _utf8_of(pair: str) -> str | None:
+    try:
+        return singlebyte.encode(pair, "windows-1251").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return None
 
 
 _candidates = (
