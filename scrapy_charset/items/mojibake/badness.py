@@ -865,6 +865,14 @@ _ONE_LETTER_WORDS = frozenset("авзийкосуяіўѝАВЗИКОСУЯІ")
 _ONE_LETTER_LEADS = "РС"
 
 
+def _utf8_of(text: str) -> str | None:
+    """*text*'s windows-1251 bytes decoded as UTF-8, or None when they are not UTF-8."""
+    try:
+        return singlebyte.encode(text, "windows-1251").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return None
+
+
 def _one_letter_word(s: Sequence) -> bool:
     # A windows-1251 pair standing alone as a word, that is UTF-8 for a letter that is a
     # word alone ("Рё" is "и", "С–" is "і"): correct text writes such pairs inside words
@@ -873,11 +881,7 @@ def _one_letter_word(s: Sequence) -> bool:
         return False
     if s.before.isalnum() or s.after.isalnum():
         return False
-    try:
-        decoded = singlebyte.encode(s.sequence.replace("ʼ", "’"), "windows-1251").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return False
-    return decoded in _ONE_LETTER_WORDS
+    return _utf8_of(s.sequence.replace("ʼ", "’")) in _ONE_LETTER_WORDS
 
 
 #: The leads of macintosh that are math symbols ("√" is 0xC3, "≈" 0xC5).
@@ -1287,13 +1291,6 @@ def _quiet_fields() -> dict[str, dict[str, int]]:
         if _utf8_of(lead + second) in _ONE_LETTER_WORDS
     }
     return fields
-
-
-def _utf8_of(pair: str) -> str | None:
-    try:
-        return singlebyte.encode(pair, "windows-1251").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return None
 
 
 _candidates = (

@@ -30,6 +30,7 @@ from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
+    "CASES",
     "CASE_BREAK",
     "NOT_TEXT",
     "NO_COMMON_ALPHABET",
@@ -200,7 +201,10 @@ class _Unattested(dict[str, bool]):
         return found
 
 
-_CLASSES, _CASES, _WORD_MASKS = _Classes(), _Cases(), _WordMasks()
+_CLASSES, _WORD_MASKS = _Classes(), _WordMasks()
+#: ``str.translate``'s table of each character's case (:mod:`.siblings` counts case breaks
+#: with it too).
+CASES = _Cases()
 _BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
 _WORD = re.compile("a+")
 #: A symbol between two letters (each found once: the letters are not consumed).
@@ -214,7 +218,7 @@ def _events(text: str) -> tuple[str, ...]:
     found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))
     classes = text.translate(_CLASSES)
     found += [NOT_TEXT] * classes.count("n")
-    cases = text.translate(_CASES) if "a" in classes else ""
+    cases = text.translate(CASES) if "a" in classes else ""
     for word_match in _WORD.finditer(classes):
         start, end = word_match.span()
         word = text[start:end]

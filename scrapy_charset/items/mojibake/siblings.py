@@ -39,7 +39,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
     sequence_pattern,
 )
-from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.plausible import CASES, implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
@@ -162,23 +162,10 @@ def score(text: str) -> float:
 _CASED = re.compile(r"[^\W\d_][A-Z\u00c0-\U0010ffff]")
 
 
-class _Cases(dict[int, str]):
-    """``str.translate``'s table of each character's case: ``l`` (``str.islower``),
-    ``u`` (``str.isupper``) or ``-``, filled as characters come."""
-
-    def __missing__(self, code: int) -> str:
-        c = chr(code)
-        mapped = self[code] = "l" if c.islower() else "u" if c.isupper() else "-"
-        return mapped
-
-
-_CASES = _Cases()
-
-
 def _case_breaks(text: str) -> int:
     """Each lowercase letter followed by a capital, and each two capitals followed by a
     lowercase letter (neither pattern can overlap itself, so ``str.count`` counts all)."""
-    cases = text.translate(_CASES)
+    cases = text.translate(CASES)
     return cases.count("lu") + cases.count("uul")
 
 
