@@ -101,31 +101,28 @@ def find_scanned(text: str, marks: Marks) -> Finding | None:
             # Another reading gives text about as likely: the segment is reported, not
             # repaired in a reading that may be the wrong one.
             reading, segment = sibling
-            return Finding(
-                found.kind,
-                None,
-                lossy=found.lossy,
-                encoding=found.encoding,
-                rule=f"{SIBLING_RULE}:{reading}",
-                evidence=segment,
-                fixer=found.fixer,
-            )
+            return _reported(found, f"{SIBLING_RULE}:{reading}", segment)
         unchanged = as_likely_as_damage(text, found.repaired)
         if unchanged is not None:
             # The text as given is about as likely as the repair: reported, not repaired.
-            return Finding(
-                found.kind,
-                None,
-                lossy=found.lossy,
-                encoding=found.encoding,
-                rule=AS_LIKELY_RULE,
-                evidence=unchanged,
-                fixer=found.fixer,
-            )
+            return _reported(found, AS_LIKELY_RULE, unchanged)
     if found is None or found.rule is not None:
         return found
     rule, found_on = _explained(ctx, found)
     return dataclasses.replace(found, rule=rule, evidence=found_on)
+
+
+def _reported(found: Finding, rule: str, evidence: str) -> Finding:
+    """*found* without its repair: the rule that turned the repair down and its segment."""
+    return Finding(
+        found.kind,
+        None,
+        lossy=found.lossy,
+        encoding=found.encoding,
+        rule=rule,
+        evidence=evidence,
+        fixer=found.fixer,
+    )
 
 
 #: The reading the repair of a kind undid, when the kind says.
