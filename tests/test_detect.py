@@ -11,6 +11,7 @@ import importlib.util
 import json
 import logging
 import math
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -641,10 +642,67 @@ def test_a_candidate_that_makes_c1_controls_gives_way() -> None:
         pytest.param(b"<![CDATA[<p>\xe9t\xe9</p>]]>", b"  \xe9t\xe9  ", id="cdata-with-markup"),
         pytest.param(b"<![CDATA[\xe9 > \xe9]]>", b" \xe9 > \xe9 ", id="cdata-with-greater-than"),
         pytest.param(b"<![CDATA[\xe9\xe9", b" \xe9\xe9", id="unterminated-cdata"),
+        pytest.param(b"<![cdata[\xe9]]>", b" \xe9 ", id="cdata-any-case"),
+        pytest.param(b"a HTTPS://ex.com/\xe9 b", b"a   b", id="url-any-case"),
+        pytest.param(b"a Ftp://ex.com/\xe9 b", b"a   b", id="ftp-url"),
+        pytest.param(b"\xe9http://ex.com/\xe9", b"\xe9 ", id="url-after-a-non-ascii-byte"),
+        pytest.param(b"xhttp://ex.com/\xe9", b"xhttp://ex.com/\xe9", id="url-inside-a-word-kept"),
+        pytest.param(b"_ftp://ex.com/\xe9", b"_ftp://ex.com/\xe9", id="url-after-underscore-kept"),
     ],
 )
 def test_strip_markup(html: bytes, text: bytes) -> None:
     assert strip_markup(html) == text
+
+
+#: strip_markup's pattern as the rule reads, with the IGNORECASE flag and a word boundary;
+#: the module spells it so that every alternative starts with a literal byte (fast).
+_MARKUP_AS_READ = re.compile(
+    rb"""
+      <script\b[^>]*>.*?(?:</script\s*>|\Z)
+    | <style\b[^>]*>.*?(?:</style\s*>|\Z)
+    | <!--.*?(?:-->|\Z)
+    | <!\[CDATA\[ | \]\]>
+    | <[!/?a-zA-Z][^>]*(?:>|\Z)
+    | &(?:[a-zA-Z][a-zA-Z0-9]{1,31}|\#[0-9]{1,8}|\#[xX][0-9a-fA-F]{1,8});?
+    | \b(?:https?|ftp)://[^\s<>"']*
+    """,
+    re.IGNORECASE | re.DOTALL | re.VERBOSE,
+)
+#: Pieces of markup and text the pattern's alternatives start, end or stop at.
+_MARKUP_PIECES = st.sampled_from(
+    [
+        *b"< > / ! ? - -- [ ] & # ; x = _ a Z 0 ' \" :// amp E9 233 h H f t p s S".split(),
+        *b"script SCRIPT Style sTyLe cdata CDATA [CDATA[ ]]> <!-- --> http https HTTPS".split(),
+        *[b"hTtPs", b"Ftp", b"fTP", b" ", b"\n", b"\t", b"\xe9", b"\x80"],
+    ]
+)
+
+
+@st.composite
+def _in_any_case(draw: st.DrawFn, words: Sequence[bytes]) -> bytes:
+    word = draw(st.sampled_from(words))
+    upper = draw(st.lists(st.booleans(), min_size=len(word), max_size=len(word)))
+    return bytes(
+        b ^ 0x20 if u and chr(b).isalpha() else b for b, u in zip(word, upper, strict=True)
+    )
+
+
+_MARKUP_WORDS = _in_any_case(
+    [
+        *[b"http://", b"https://", b"ftp://", b"<script", b"</script", b"<style", b"</style"],
+        *[b"<![cdata[", b"script", b"style"],
+    ]
+)
+
+
+@given(
+    st.lists(st.one_of(_MARKUP_PIECES, _MARKUP_WORDS, st.binary(max_size=3)), max_size=40).map(
+        b"".join
+    )
+)
+@settings(max_examples=3000, deadline=None)
+def test_strip_markup_is_the_case_insensitive_pattern(data: bytes) -> None:
+    assert strip_markup(data) == _MARKUP_AS_READ.sub(b" ", data)
 
 
 def _korean_feed(title: str) -> bytes:

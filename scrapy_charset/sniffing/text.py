@@ -45,19 +45,44 @@ _LOOKBEHIND = 4096
 #: How far back from the end a safe cut is searched.
 _LOOKBACK = 4096
 
-# Every alternative either matches to a terminator or to the end of the window, so no
-# position is scanned twice: linear in the window.
+
+def _either_case(word: bytes) -> bytes:
+    """A pattern matching *word* in any ASCII case (``b"tp"`` gives ``[tT][pP]``)."""
+    return b"".join(
+        b"[%c%c]" % (byte, byte ^ 0x20) if chr(byte).isalpha() else re.escape(bytes((byte,)))
+        for byte in word
+    )
+
+
+_SCRIPT, _STYLE, _CDATA = (_either_case(w) for w in (b"script", b"style", b"CDATA"))
+_URL_REST = rb"://[^\s<>\"']*"
+# What is replaced, in this order (ASCII case-insensitive): a script, a style, a comment,
+# the delimiters of a CDATA section, a tag, a character reference, a URL that starts a
+# word (http, https, ftp). Every alternative starts with a literal byte ("<", "]", "&",
+# or the first letter of a URL scheme in one case, the word boundary checked after it),
+# so the engine skips to the next such byte at C speed; letters are matched in either
+# case by classes, since the IGNORECASE flag would turn that skip off. Every alternative
+# either matches to a terminator or to the end of the window, so no position is scanned
+# twice: linear in the window.
 _MARKUP = re.compile(
-    rb"""
-      <script\b[^>]*>.*?(?:</script\s*>|\Z)
-    | <style\b[^>]*>.*?(?:</style\s*>|\Z)
-    | <!--.*?(?:-->|\Z)
-    | <!\[CDATA\[ | \]\]>
-    | <[!/?a-zA-Z][^>]*(?:>|\Z)
-    | &(?:[a-zA-Z][a-zA-Z0-9]{1,31}|\#[0-9]{1,8}|\#[xX][0-9a-fA-F]{1,8});?
-    | \b(?:https?|ftp)://[^\s<>"']*
-    """,
-    re.IGNORECASE | re.DOTALL | re.VERBOSE,
+    rb"<(?:"
+    + (_SCRIPT + rb"\b[^>]*>.*?(?:</" + _SCRIPT + rb"\s*>|\Z)")
+    + (rb"|" + _STYLE + rb"\b[^>]*>.*?(?:</" + _STYLE + rb"\s*>|\Z)")
+    + rb"|!--.*?(?:-->|\Z)"
+    + (rb"|!\[" + _CDATA + rb"\[")
+    + rb"|[!/?a-zA-Z][^>]*(?:>|\Z))"
+    + rb"|\]\]>"
+    + rb"|&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|\#[0-9]{1,8}|\#[xX][0-9a-fA-F]{1,8});?"
+    + b"".join(
+        rb"|" + first + rb"(?<![A-Za-z0-9_]" + first + rb")" + rest + _URL_REST
+        for first, rest in (
+            (b"h", _either_case(b"ttp") + b"[sS]?"),
+            (b"H", _either_case(b"ttp") + b"[sS]?"),
+            (b"f", _either_case(b"tp")),
+            (b"F", _either_case(b"tp")),
+        )
+    ),
+    re.DOTALL,
 )
 
 
