@@ -672,6 +672,37 @@ def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> 
     assert bounded == unbounded
 
 
+TAG_PIECES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                *[b"<html>", b'<html lang="bg">', b"<title>", b"</title >", b"<br/>", b"<BR/>"],
+                *[b"<metal>", b"</meta>", b"<meta>", b"<Meta ", b'<a b="c" d="e">', b"</p x>"],
+                *[b'<link rel="x" >', b'<a\ttitle="x>y">', b'<a"b>', b"</", b"<a", b"\n"],
+                *[b"<style>", b"</style>", b"<body>", b"</head>", b"-->", b"<link/>", b"<LINK/>"],
+            ]
+        ),
+        PRESCAN_PIECES,
+    ),
+    max_size=30,
+).map(b"".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(data=TAG_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
+    import importlib
+    import re
+
+    module: Any = importlib.import_module("scrapy_charset.sniffing.prescan")
+    fast = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
+    with pytest.MonkeyPatch.context() as patch:
+        # Every tag through its handler: the one-match read of a simple tag never applies.
+        patch.setattr(module, "_SIMPLE_START_OR_END_TAG", re.compile(rb"(?!)"))
+        by_handlers = prescan(data, prescan_bytes=prescan_bytes, head_limit=256)
+    assert fast == by_handlers
+
+
 # --- The middleware ---------------------------------------------------------------------------
 
 

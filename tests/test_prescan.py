@@ -173,6 +173,7 @@ LATE = [
     # "Get an attribute" skips whitespace and "/" before the ">" that ends a tag: a
     # self-closing or spaced tag ends there, and its "/>" is not text.
     pytest.param(_head(b'<link rel="x"/>' * 100), "KOI8-R", id="after-self-closing-links"),
+    pytest.param(_head(b"<LINK/>" * 300), "KOI8-R", id="after-self-closing-links-no-attribute"),
     pytest.param(_head(b'<link rel="x" >' * 100), "KOI8-R", id="after-links-space-before-gt"),
     pytest.param(_head(b"<base href=/ />" * 100), "KOI8-R", id="after-unquoted-self-closing"),
     pytest.param(_head(b'<link rel="x" / >' * 100), "KOI8-R", id="after-slash-space-gt"),

@@ -54,6 +54,12 @@ _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuv
 _SIMPLE_TAG = re.compile(
     rb'([^\t\n\x0c\r >]*)(?:[\t\n\x0c\r ]+[A-Za-z_:][-A-Za-z0-9_:.]*="[^"]*")*>'
 )
+#: A start or end tag of that shape from its "<": the handlers' choice for a "<" (then a
+#: "/") then an ASCII letter, read in one match. Group 1 is the "/" of an end tag, group 2
+#: the name as :data:`_SIMPLE_TAG` reads it.
+_SIMPLE_START_OR_END_TAG = re.compile(
+    rb'<(/?)([A-Za-z][^\t\n\x0c\r >]*)(?:[\t\n\x0c\r ]+[A-Za-z_:][-A-Za-z0-9_:.]*="[^"]*")*>'
+)
 
 #: Start tags the "in head" (and "before head") insertion modes keep in the head.
 _HEAD_TAGS = frozenset(
@@ -371,11 +377,24 @@ class _Prescan:
             self.last_charset = _scan_bound(data)
 
     def run(self) -> PrescanResult:
+        data, head = self.data, self.head
+        simple = _SIMPLE_START_OR_END_TAG.match
         position = 0
         while position < self.end:
             position = self._next_markup(position)
             if position == _STOP or self._nothing_left(position):
                 break
+            tag = simple(data, position)
+            if tag is not None and (tag.group(1) or tag.group(2)[:4].lower() != b"meta"):
+                # What _start_tag or _end_tag reads, in one match: a tag whose name is
+                # not "meta" (a "<meta" goes to its own handler).
+                name = tag.group(2).translate(_LOWER).rstrip(b"/")
+                if tag.group(1):
+                    head.end_tag(name)
+                else:
+                    head.start_tag(name)
+                position = tag.end()
+                continue
             position = self._handler(position)(position)
             if position == _STOP:
                 break
