@@ -1,10 +1,12 @@
-"""Shared helpers for the benchmarks: timing and growth exponents."""
+"""Shared helpers for the benchmarks: timing, growth exponents, callgrind's counts."""
 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def best_time(function: Callable[[], object], *, repeat: int = 5, min_time: float = 0.05) -> float:
@@ -36,3 +38,17 @@ def growth_exponent(sizes: Sequence[int], times: Sequence[float]) -> float:
     num = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
     den = sum((x - mean_x) ** 2 for x in xs)
     return num / den
+
+
+def callgrind_parts(prefix: str) -> list[int]:
+    """The instruction counts of the parts callgrind has written so far under *prefix*
+    (``--callgrind-out-file=PREFIX`` with ``--dump-before=getppid``: one part per call of
+    ``os.getppid()``), in order."""
+    found = []
+    for path in Path(prefix).parent.glob(Path(prefix).name + ".*"):
+        number = path.name.rsplit(".", 1)[1]
+        if number.isdigit():
+            match = re.search(r"^(?:summary|totals): (\d+)", path.read_text(), re.MULTILINE)
+            if match:
+                found.append((int(number), int(match.group(1))))
+    return [count for _, count in sorted(found)]

@@ -36,10 +36,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 from collections.abc import Mapping, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import scrapy
@@ -48,7 +46,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.pipelines import ItemPipelineManager
 from scrapy.utils.test import get_crawler
 
-from benchmarks._growth import best_time, growth_exponent
+from benchmarks._growth import best_time, callgrind_parts, growth_exponent
 from benchmarks._itemdata import cldr_names
 from scrapy_charset.items.pipeline import CharsetPipeline
 from scrapy_charset.responses.middleware import CharsetMiddleware
@@ -178,14 +176,14 @@ def instructions(prefix: str, pages: int, count: int) -> None:
     for _, chain in chains:  # warm up: imports, caches, the first alert state
         chain.run(ascii_page * 20)
         chain.run(site_pages)
-    first = _parts(prefix)
+    first = callgrind_parts(prefix)
     for _, chain in chains:
         os.getppid()  # callgrind starts a new part here
         chain.run(ascii_page * count)
         os.getppid()
         chain.run(site_pages)
     os.getppid()
-    parts = _parts(prefix)[len(first) + 1 :]
+    parts = callgrind_parts(prefix)[len(first) + 1 :]
     if len(parts) != 2 * len(chains):
         raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
     print("| Configuration | ASCII item, Ir | + over Scrapy | site's items, Ir | + over Scrapy |")
@@ -217,7 +215,7 @@ def growth_instructions(prefix: str, fields: Sequence[int], lengths: Sequence[in
     inc = pipeline.stats.inc_value  # bound once, as the package's components do
     counts: dict[str, int] = {}
     calls = 1000
-    first = _parts(prefix)
+    first = callgrind_parts(prefix)
     os.getppid()
     for _ in range(calls):
         inc("item_cost/calls")
@@ -228,7 +226,7 @@ def growth_instructions(prefix: str, fields: Sequence[int], lengths: Sequence[in
         os.getppid()
         pipeline.process_item(item)
     os.getppid()
-    parts = _parts(prefix)[len(first) + 1 :]
+    parts = callgrind_parts(prefix)[len(first) + 1 :]
     if len(parts) != len(cases) + 2:
         raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
     stats_call, dict_increment, parts = parts[0] / calls, parts[1] / calls, parts[2:]
@@ -262,14 +260,14 @@ def damaged_instructions(prefix: str, count: int = 1000) -> None:
     for value in warm:  # imports, tables read once; not the measured fields' caches
         inspect_text(value)
         ftfy.fix_encoding(value)
-    first = _parts(prefix)
+    first = callgrind_parts(prefix)
     for values in rows.values():
         for function in (inspect_text, ftfy.fix_encoding):
             os.getppid()
             for value in values:
                 function(value)
     os.getppid()
-    parts = _parts(prefix)[len(first) + 1 :]
+    parts = callgrind_parts(prefix)[len(first) + 1 :]
     if len(parts) != 2 * len(rows):
         raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
     print("| Fields | count | inspect_text, Ir a field | ftfy.fix_encoding, Ir a field | ratio |")
@@ -277,18 +275,6 @@ def damaged_instructions(prefix: str, count: int = 1000) -> None:
     for index, (name, values) in enumerate(rows.items()):
         ours, theirs = parts[2 * index] / len(values), parts[2 * index + 1] / len(values)
         print(f"| {name} | {len(values):,} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f}x |")
-
-
-def _parts(prefix: str) -> list[int]:
-    """The instruction counts of the parts callgrind has written so far, in order."""
-    found = []
-    for path in Path(prefix).parent.glob(Path(prefix).name + ".*"):
-        number = path.name.rsplit(".", 1)[1]
-        if number.isdigit():
-            match = re.search(r"^(?:summary|totals): (\d+)", path.read_text(), re.MULTILINE)
-            if match:
-                found.append((int(number), int(match.group(1))))
-    return [count for _, count in sorted(found)]
 
 
 def _text(words: Sequence[str], length: int) -> str:

@@ -14,15 +14,23 @@ Each figure is the best of ``--repeat`` passes over the scenario's pages, divide
 number: microseconds per response. It prints them with the ratios b/a and b/c and what the
 package adds per response (b - a); ``--parts`` adds ``process_response`` alone (with the
 request and response it is given) and its own share (less building those two).
+
+**Instructions** instead of time, for a machine shared with other work: under callgrind,
+``--instructions`` runs each way once per scenario (after one pass that loads everything)
+between two calls of ``os.getppid()`` and prints instructions per response::
+
+    valgrind --tool=callgrind --dump-before=getppid --callgrind-out-file=/tmp/mw.out \
+        python -m benchmarks.middleware_cost --pages 300 --instructions /tmp/mw.out
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from benchmarks._growth import best_time
+from benchmarks._growth import best_time, callgrind_parts
 from benchmarks.crawl import SCENARIOS, Page, Site
 
 URL = "http://127.0.0.1/page/"
@@ -42,9 +50,16 @@ def _crawler_middleware() -> Any:
 
 
 def measure(
-    site: Site, pages: Sequence[Page], middleware: Any, repeat: int, parts: bool
+    site: Site,
+    pages: Sequence[Page],
+    middleware: Any,
+    repeat: int,
+    parts: bool,
+    *,
+    instructions: str | None = None,
 ) -> dict[str, float]:
-    """Per-response seconds over *pages* for each way (and the parts, with *parts*)."""
+    """Per-response seconds over *pages* for each way (and the parts, with *parts*); with
+    *instructions* (callgrind's output prefix), per-response instructions instead."""
     from scrapy import Request
     from scrapy.http import HtmlResponse
 
@@ -83,7 +98,19 @@ def measure(
     ways: dict[str, Callable[[], None]] = {"a": plain, "b": charset, "c": floor}
     if parts:
         ways |= {"process": process_only, "build": build}
-    return {name: best_time(run, repeat=repeat) / len(inputs) for name, run in ways.items()}
+    if instructions is None:
+        return {name: best_time(run, repeat=repeat) / len(inputs) for name, run in ways.items()}
+    for run in ways.values():  # imports, tables and caches loaded once, as in a crawl
+        run()
+    first = len(callgrind_parts(instructions))
+    for run in ways.values():
+        os.getppid()
+        run()
+    os.getppid()
+    counts = callgrind_parts(instructions)[first + 1 :]
+    if len(counts) != len(ways):
+        raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
+    return {name: count / len(inputs) for name, count in zip(ways, counts, strict=True)}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -92,6 +119,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--parts", action="store_true", help="also time process_response alone")
+    parser.add_argument(
+        "--instructions",
+        metavar="PREFIX",
+        help="count instructions instead of time, under callgrind (see the module's help)",
+    )
     args = parser.parse_args(argv)
     site = Site(args.pages, args.seed)
     middleware = _crawler_middleware()
@@ -107,21 +139,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if args.parts:
         header += " process_response | its own share |"
-    print(f"Per response, best of {args.repeat} passes, microseconds.")
+    # Microseconds per response, or thousands of instructions.
+    scale = 1e-3 if args.instructions else 1e6
+    if args.instructions:
+        print("Per response, thousands of instructions (one pass, after one that loads).")
+    else:
+        print(f"Per response, best of {args.repeat} passes, microseconds.")
     print()
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for name, pages in rows:
-        times = measure(site, pages, middleware, args.repeat, args.parts)
+        times = measure(
+            site, pages, middleware, args.repeat, args.parts, instructions=args.instructions
+        )
         kb = sum(len(b"".join(site.body(p))) for p in pages) / len(pages) / 1000
-        a, b, c = (times[key] * 1e6 for key in "abc")
+        a, b, c = (times[key] * scale for key in "abc")
         line = (
             f"| {name} | {len(pages)} | {kb:.0f} | {a:.1f} | {b:.1f} | {c:.1f} "
             f"| {b / a:.2f} | {b / c:.2f} | {b - a:+.1f} |"
         )
         if args.parts:
-            own = (times["process"] - times["build"]) * 1e6
-            line += f" {times['process'] * 1e6:.1f} | {own:.1f} |"
+            own = (times["process"] - times["build"]) * scale
+            line += f" {times['process'] * scale:.1f} | {own:.1f} |"
         print(line, flush=True)
 
 
