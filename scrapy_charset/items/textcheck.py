@@ -27,12 +27,12 @@ from scrapy_charset.items.mojibake import (
     SAFE_KINDS,
     Finding,
     MojibakeKind,
-    find_mojibake,
     find_scanned,
 )
 from scrapy_charset.items.mojibake.badness import (
     NONE,
     Marks,
+    Scanned,
     evidence,
     scan,
     utf8_sequences,
@@ -128,16 +128,21 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
         return CLEAN
     replacements = value.count("\ufffd") if "\ufffd" in value else 0  # "in" is memchr
     marks = scan(value)  # one pass over clean text: the pre-filter's
-    found = find_scanned(value, marks)
+    if not replacements and (not marks.any or marks.quiet):
+        return CLEAN  # find_scanned's own first test: clean text goes no further
+    layers: Scanned = {}
+    found = find_scanned(value, marks, layers=layers)
     if found is None:
         return _replacements_only(replacements)
     repaired = _allowed(found, legacy)
     remaining: Finding | None = None
     lossy = found.lossy
     if repaired is not None:
-        # The repaired text is judged again: a segment of another kind may be left.
+        # The repaired text is judged again: a segment of another kind may be left. A
+        # repair that is one of the layers undone was scanned already.
         for _ in range(MAX_PASSES):
-            remaining = find_mojibake(repaired)
+            marks_counted = layers.get(repaired) or (scan(repaired), None)
+            remaining = find_scanned(repaired, *marks_counted, layers=layers)
             more = _allowed(remaining, legacy) if remaining is not None else None
             if more is None or more == repaired or implausible(repaired, more) is not None:
                 break

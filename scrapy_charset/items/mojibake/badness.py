@@ -100,6 +100,7 @@ __all__ = [
     "Evidence",
     "Marks",
     "Rule",
+    "Scanned",
     "evidence",
     "scan",
     "shift_jis_marks",
@@ -664,6 +665,11 @@ def scan(text: str) -> Marks:
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
     return marks
+
+
+#: Texts already scanned, and what was found: their marks (:func:`scan`) and their
+#: evidence counted until enough (:func:`evidence` with ``until=Evidence.is_enough``).
+Scanned = dict[str, tuple[Marks, "Evidence"]]
 
 
 # --- The evidence rule ----------------------------------------------------------------------
