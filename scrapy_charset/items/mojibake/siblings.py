@@ -268,18 +268,22 @@ def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
     return "".join(out)
 
 
-def _readings(segment: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=8192)
+def _readings(segment: str) -> tuple[tuple[str, str], ...]:
     """(reading, text) for each reading of :data:`READINGS` that shows a UTF-8 sequence
-    in *segment*."""
+    in *segment* (:func:`reading` of each)."""
     chars = frozenset(segment)
     out: list[tuple[str, str]] = []
-    for name in READINGS:
-        if chars.isdisjoint(_leads(name)):
+    for name, leads in _READING_LEADS:
+        if chars.isdisjoint(leads):
             continue
-        other = reading(segment, name)
+        other = _reading(segment, name, chars)
         if other is not None:
             out.append((name, other))
-    return out
+    return tuple(out)
+
+
+_READING_LEADS = tuple((name, _leads(name)) for name in READINGS)
 
 
 def _text(damaged: str, other: str) -> bool:
