@@ -3,9 +3,18 @@ finds its own example, gives its repair, and is applied by default only when it 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from scrapy_charset.items.mojibake import FIXERS, Fixer, find_mojibake
+from scrapy_charset.items.mojibake import (
+    FIXERS,
+    Finding,
+    Fixer,
+    MojibakeKind,
+    _named,
+    find_mojibake,
+)
 from scrapy_charset.items.textcheck import inspect_text
 
 
@@ -34,3 +43,22 @@ def test_fixer_names_are_unique() -> None:
 def test_the_reports_without_a_repair_come_last() -> None:
     last = [fixer.last for fixer in FIXERS]
     assert last == sorted(last)
+
+
+def test_a_finding_named_keeps_every_other_field() -> None:
+    # The fixer, rule and evidence are set by a constructor call: a field of Finding that
+    # the copy forgot would be lost from every report.
+    found = Finding(
+        MojibakeKind.UTF8_AS_OTHER,
+        "café",
+        lossy=True,
+        encoding="UTF-8",
+        sure=False,
+        rule="case-break",
+        evidence="Ã©",
+        fixer="utf8-rounds",
+    )
+    assert _named(found, found.fixer, found.rule, found.evidence) == found
+    assert [f.name for f in dataclasses.fields(Finding)] == [
+        "kind", "repaired", "lossy", "encoding", "sure", "rule", "evidence", "fixer",
+    ]  # fmt: skip

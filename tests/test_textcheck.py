@@ -509,10 +509,10 @@ def test_hostile_values(value: str) -> None:
 def test_internal_error_gives_the_value_back(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    def broken(text: str) -> None:
+    def broken(text: str, *args: object, **kwargs: object) -> None:
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(textcheck, "find_mojibake", broken)
+    monkeypatch.setattr(textcheck, "find_scanned", broken)
     monkeypatch.setattr(textcheck, "_LOGGED", set())
     with caplog.at_level(logging.ERROR, logger=textcheck.__name__):
         assert inspect_text("CafÃ©\ufffd") == TextReport(1, lossy=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import itertools
 import logging
 import re
 import unicodedata
@@ -27,14 +28,15 @@ from scrapy_charset.items.mojibake import (
     SAFE_KINDS,
     Finding,
     MojibakeKind,
-    find_mojibake,
     find_scanned,
 )
 from scrapy_charset.items.mojibake.badness import (
     NONE,
     Marks,
+    Scanned,
     evidence,
     scan,
+    sequence_pairs,
     utf8_sequences,
     weigh,
 )
@@ -128,16 +130,21 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
         return CLEAN
     replacements = value.count("\ufffd") if "\ufffd" in value else 0  # "in" is memchr
     marks = scan(value)  # one pass over clean text: the pre-filter's
-    found = find_scanned(value, marks)
+    if not replacements and (not marks.any or marks.quiet):
+        return CLEAN  # find_scanned's own first test: clean text goes no further
+    layers: Scanned = {}
+    found = find_scanned(value, marks, layers=layers)
     if found is None:
         return _replacements_only(replacements)
     repaired = _allowed(found, legacy)
     remaining: Finding | None = None
     lossy = found.lossy
     if repaired is not None:
-        # The repaired text is judged again: a segment of another kind may be left.
+        # The repaired text is judged again: a segment of another kind may be left. A
+        # repair that is one of the layers undone was scanned already.
         for _ in range(MAX_PASSES):
-            remaining = find_mojibake(repaired)
+            marks_counted = layers.get(repaired) or (scan(repaired), None)
+            remaining = find_scanned(repaired, *marks_counted, layers=layers)
             more = _allowed(remaining, legacy) if remaining is not None else None
             if more is None or more == repaired or implausible(repaired, more) is not None:
                 break
@@ -221,9 +228,7 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
     is still damage left: the field was damaged and repaired around it. Linear in the
     length of the field."""
     unweighed = _other_sequences(value)
-    distinct = {value[s:e] for _n, s, e in unweighed}
-    distinct.update(value[s:e] for _n, s, e in utf8_sequences(value, marks))
-    if len(distinct) <= _MAX_LOOKUPS and not any(seq in repaired for seq in distinct):
+    if _none_left(value, marks, unweighed, repaired):
         return None, 0  # no sequence of the field is left anywhere: the common case
     weighed: list[tuple[str, int, int, int]] = []
     evidence(value, marks=marks, weighed=weighed)
@@ -261,6 +266,28 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
         return None, 0
     first = left[min(left)]
     return _KIND_OF_READING.get(first, MojibakeKind.UTF8_AS_OTHER), len(left)
+
+
+def _none_left(
+    value: str, marks: Marks, unweighed: list[tuple[str, int, int]], repaired: str
+) -> bool:
+    """No UTF-8 sequence of *value* (*unweighed*, then those of :func:`.badness.evidence`'s
+    readings) is anywhere in *repaired*, found with at most :data:`_MAX_LOOKUPS` lookups
+    of distinct sequences. Most often no pair of characters the sequences hold
+    (:func:`.badness.sequence_pairs`) is in *repaired*, and the sequences need not be
+    read."""
+    pairs, most = sequence_pairs(value, marks)
+    if len(unweighed) + most <= _MAX_LOOKUPS and not any(pair in repaired for pair in pairs):
+        return not any(value[start:end] in repaired for _name, start, end in unweighed)
+    distinct: set[str] = set()
+    for _name, start, end in itertools.chain(unweighed, utf8_sequences(value, marks)):
+        sequence = value[start:end]
+        if sequence in distinct:
+            continue
+        if len(distinct) == _MAX_LOOKUPS or sequence in repaired:
+            return False
+        distinct.add(sequence)
+    return True
 
 
 def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, str]], set[str]]:
@@ -302,15 +329,13 @@ def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, st
 def _other_sequences(text: str) -> list[tuple[str, int, int]]:
     """``(reading, start, end)`` of the UTF-8 sequences of the segment readings that the
     evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic)."""
-    out: list[tuple[str, int, int]] = []
-    for name in _UNWEIGHED_READINGS:
-        run, sequence = _reading_patterns(name)
-        for token in run.finditer(text):
-            if token.group().isascii():
-                continue
-            for match in sequence.finditer(text, token.start(), token.end()):
-                out.append((name, match.start(), match.end()))
-    return out
+    # A sequence is made of characters of the reading's high half, none a space: it lies
+    # inside one run of characters the reading encodes, and one pass finds them all.
+    return [
+        (name, match.start(), match.end())
+        for name in _UNWEIGHED_READINGS
+        for match in _reading_patterns(name)[1].finditer(text)
+    ]
 
 
 def _scripts(text: str) -> set[str]:

@@ -22,7 +22,6 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import unicodedata
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from scrapy_charset.items.mojibake.badness import (
     LONE_LATIN_RULE,
     Evidence,
     Marks,
+    Scanned,
     evidence,
     scan,
     shift_jis_marks,
@@ -60,7 +60,12 @@ from scrapy_charset.items.mojibake.fixes import (
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
 from scrapy_charset.items.mojibake.plausible import implausible
-from scrapy_charset.items.mojibake.siblings import AS_LIKELY_RULE, as_likely_as_damage, competing
+from scrapy_charset.items.mojibake.siblings import (
+    AS_LIKELY_RULE,
+    as_likely_as_damage,
+    changed,
+    competing,
+)
 from scrapy_charset.items.mojibake.siblings import RULE as SIBLING_RULE
 from scrapy_charset.whatwg import singlebyte
 
@@ -89,27 +94,52 @@ def find_mojibake(text: str) -> Finding | None:
     return find_scanned(text, scan(text))
 
 
-def find_scanned(text: str, marks: Marks) -> Finding | None:
-    """:func:`find_mojibake` with *text*'s marks (:func:`.badness.scan`) already found."""
+def find_scanned(
+    text: str,
+    marks: Marks,
+    counted: Evidence | None = None,
+    *,
+    layers: Scanned | None = None,
+) -> Finding | None:
+    """:func:`find_mojibake` with *text*'s marks (:func:`.badness.scan`) already found,
+    and its evidence counted until enough (*counted*) when known. The marks and evidence of
+    each layer of a repair are kept in *layers*, when given: a repair is judged again as
+    a field."""
     if (not marks.any or marks.quiet) and "\ufffd" not in text:
         return None
-    ctx = Context(text, marks)
+    ctx = Context(text, marks, counted, layers)
     found = _find(ctx)
     if found is not None and found.repaired is not None and found.kind in _SIBLING_KINDS:
-        sibling = competing(text, found.repaired, _OWN_READING.get(found.kind))
+        parts = changed(text, found.repaired)
+        sibling = competing(text, found.repaired, _OWN_READING.get(found.kind), parts=parts)
         if sibling is not None:
             # Another reading gives text about as likely: the segment is reported, not
             # repaired in a reading that may be the wrong one.
             reading, segment = sibling
             return _reported(found, f"{SIBLING_RULE}:{reading}", segment)
-        unchanged = as_likely_as_damage(text, found.repaired)
+        unchanged = as_likely_as_damage(text, found.repaired, parts=parts)
         if unchanged is not None:
             # The text as given is about as likely as the repair: reported, not repaired.
             return _reported(found, AS_LIKELY_RULE, unchanged)
     if found is None or found.rule is not None:
         return found
     rule, found_on = _explained(ctx, found)
-    return dataclasses.replace(found, rule=rule, evidence=found_on)
+    return _named(found, found.fixer, rule, found_on)
+
+
+def _named(found: Finding, fixer: str | None, rule: str | None, evidence: str | None) -> Finding:
+    """*found* with the fixer, the rule and the evidence a report names (a constructor
+    call: cheaper than :func:`dataclasses.replace`)."""
+    return Finding(
+        found.kind,
+        found.repaired,
+        lossy=found.lossy,
+        encoding=found.encoding,
+        sure=found.sure,
+        rule=rule,
+        evidence=evidence,
+        fixer=fixer,
+    )
 
 
 def _reported(found: Finding, rule: str, evidence: str) -> Finding:
@@ -149,16 +179,27 @@ _SIBLING_KINDS = frozenset(
 class Context:
     """One text and what the fixers' tests share about it, each computed once."""
 
-    def __init__(self, text: str, marks: Marks) -> None:
+    def __init__(
+        self,
+        text: str,
+        marks: Marks,
+        counted: Evidence | None = None,
+        layers: Scanned | None = None,
+    ) -> None:
         self.text = text
         self.marks = marks
+        self.counted = counted
+        #: Where the repairs keep the marks and evidence of each layer they undo.
+        self.layers = layers
 
-    @functools.cached_property
+    @property
     def evidence(self) -> Evidence:
         """The evidence of UTF-8 read as a single-byte encoding (:mod:`.badness`), counted
         until one reading has enough: what the repair's first layer and the report's rule
         are both judged on."""
-        return evidence(self.text, marks=self.marks, until=Evidence.is_enough)
+        if self.counted is None:
+            self.counted = evidence(self.text, marks=self.marks, until=Evidence.is_enough)
+        return self.counted
 
     @property
     def utf8(self) -> bool:
@@ -202,7 +243,7 @@ class Fixer:
 
 def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
     text = ctx.text
-    result = utf8_rounds(text, ctx.marks, ctx.evidence)
+    result = utf8_rounds(text, ctx.marks, ctx.evidence, ctx.layers)
     if result is None:
         return None
     fixed, kind, segments = result
@@ -312,7 +353,7 @@ def _find(ctx: Context) -> Finding | None:
         if isinstance(found, _Stop):
             stopped = True
         elif found is not None:
-            return dataclasses.replace(found, fixer=fixer.name)
+            return _named(found, fixer.name, found.rule, found.evidence)
     return None
 
 

@@ -100,8 +100,10 @@ __all__ = [
     "Evidence",
     "Marks",
     "Rule",
+    "Scanned",
     "evidence",
     "scan",
+    "sequence_pairs",
     "shift_jis_marks",
     "suspicious",
     "utf8_sequences",
@@ -666,6 +668,11 @@ def scan(text: str) -> Marks:
     return marks
 
 
+#: Texts already scanned, and what was found: their marks (:func:`scan`) and their
+#: evidence counted until enough (:func:`evidence` with ``until=Evidence.is_enough``).
+Scanned = dict[str, tuple[Marks, "Evidence"]]
+
+
 # --- The evidence rule ----------------------------------------------------------------------
 
 _SEQUENCES = {
@@ -697,6 +704,21 @@ _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
 
 
+class _PairReadings(dict[str, tuple[str, ...]]):
+    """The Latin readings in which a pair of characters is a lead then a continuation
+    character, in the table's order (which reading's sequence is counted first, and named
+    by a report, may not depend on how a set of names happens to iterate), filled as
+    pairs come: there are no more pairs than leads times continuation characters."""
+
+    def __missing__(self, pair: str) -> tuple[str, ...]:
+        both = _LEADS_OF[pair[0]] & _CONTS_OF[pair[1]]
+        found = self[pair] = tuple(sorted(both, key=_READING_ORDER.__getitem__))
+        return found
+
+
+_PAIR_READINGS = _PairReadings()
+
+
 def utf8_sequences(
     text: str, marks: Marks | None = None, names: Collection[str] = UTF8_READINGS
 ) -> Iterator[tuple[str, int, int]]:
@@ -708,11 +730,9 @@ def utf8_sequences(
     if marks is None:
         marks = scan(text)
     ends = dict.fromkeys(UTF8_READINGS, 0)
+    pair_readings = _PAIR_READINGS
     for start in marks.latin:
-        # In the table's order: which reading's sequence is counted first (and named by
-        # a report) may not depend on how a set of names happens to iterate.
-        both = _LEADS_OF[text[start]] & _CONTS_OF[text[start + 1]]
-        for name in sorted(both, key=_READING_ORDER.__getitem__):
+        for name in pair_readings[text[start : start + 2]]:
             if start < ends[name] or name not in names:
                 continue
             found = _SEQUENCES[name].match(text, start)
@@ -737,6 +757,28 @@ def utf8_sequences(
                     yield name, found.start(), found.end()
                     break
                 at = found.end()
+
+
+def sequence_pairs(text: str, marks: Marks) -> tuple[set[str], int]:
+    """Two characters of *text* that each sequence of :func:`utf8_sequences` (from
+    *marks*) holds, and how many sequences it finds at most: a Latin mark's lead and the
+    character after it (a sequence found there starts with them, one a reading), a script
+    reading's continuation character and the one before it (a sequence found there holds
+    both, and starts before it). Text without any of the pairs holds none of the
+    sequences."""
+    pairs: set[str] = set()
+    most = 0
+    pair_readings = _PAIR_READINGS
+    for start in marks.latin:
+        pair = text[start : start + 2]
+        pairs.add(pair)
+        most += len(pair_readings[pair])
+    for conts in marks.script.values():
+        for cont in conts:
+            if cont > 0:
+                pairs.add(text[cont - 1 : cont + 1])
+                most += 1
+    return pairs, most
 
 
 #: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,

@@ -24,7 +24,9 @@ from scrapy_charset.items.mojibake.badness import (
     WEAK,
     Evidence,
     Marks,
+    Scanned,
     evidence,
+    scan,
     weigh,
     weigh_rule,
 )
@@ -291,7 +293,10 @@ def all_utf8(text: str) -> bool:
 
 
 def utf8_rounds(
-    text: str, marks: Marks | None = None, counted: Evidence | None = None
+    text: str,
+    marks: Marks | None = None,
+    counted: Evidence | None = None,
+    layers: Scanned | None = None,
 ) -> tuple[str, MojibakeKind, bool] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
@@ -300,7 +305,8 @@ def utf8_rounds(
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
     windows-1251). *marks* and *counted* are the text's marks and its evidence (counted
-    until enough), when the caller has them.
+    until enough), when the caller has them; each layer's are kept in *layers*, when
+    given.
     """
     original = text
     # Each layer as the evidence rule and a repair step find it, none judged yet.
@@ -313,9 +319,13 @@ def utf8_rounds(
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
         if text is original and counted is not None:
             seen = counted
+        elif text is original and marks is not None:
+            seen = evidence(text, marks=marks, until=Evidence.is_enough)
         else:
-            layer_marks = marks if text is original else None
+            layer_marks = scan(text)
             seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
+            if layers is not None and text is not original:
+                layers[text] = layer_marks, seen
         if not seen.some:
             break
         step = _ftfy_step(text)

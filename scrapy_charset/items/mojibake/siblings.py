@@ -43,7 +43,7 @@ from scrapy_charset.items.mojibake.plausible import CASES, implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
-__all__ = ["MARGIN", "READINGS", "RULE", "competing", "reading", "score"]
+__all__ = ["MARGIN", "READINGS", "RULE", "changed", "competing", "reading", "score"]
 
 #: The rule's name, as reports give it (followed by ``:`` and the competing reading).
 RULE = "sibling-reading"
@@ -268,18 +268,22 @@ def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
     return "".join(out)
 
 
-def _readings(segment: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=8192)
+def _readings(segment: str) -> tuple[tuple[str, str], ...]:
     """(reading, text) for each reading of :data:`READINGS` that shows a UTF-8 sequence
-    in *segment*."""
+    in *segment* (:func:`reading` of each)."""
     chars = frozenset(segment)
     out: list[tuple[str, str]] = []
-    for name in READINGS:
-        if chars.isdisjoint(_leads(name)):
+    for name, leads in _READING_LEADS:
+        if chars.isdisjoint(leads):
             continue
-        other = reading(segment, name)
+        other = _reading(segment, name, chars)
         if other is not None:
             out.append((name, other))
-    return out
+    return tuple(out)
+
+
+_READING_LEADS = tuple((name, _leads(name)) for name in READINGS)
 
 
 def _text(damaged: str, other: str) -> bool:
@@ -309,7 +313,7 @@ def _common(a: str, b: str, most: int, part: Callable[[str, int], str]) -> int:
     return low
 
 
-def _changed(damaged: str, repaired: str) -> tuple[str, str]:
+def changed(damaged: str, repaired: str) -> tuple[str, str]:
     """The part of *damaged* and *repaired* from the first segment that differs to the
     last one: the segments around are the same in both."""
     end = min(len(damaged), len(repaired))
@@ -322,15 +326,22 @@ def _changed(damaged: str, repaired: str) -> tuple[str, str]:
     return damaged[start : len(damaged) - tail], repaired[start : len(repaired) - tail]
 
 
-def competing(damaged: str, repaired: str, own: str | None = None) -> tuple[str, str] | None:
+def competing(
+    damaged: str,
+    repaired: str,
+    own: str | None = None,
+    *,
+    parts: tuple[str, str] | None = None,
+) -> tuple[str, str] | None:
     """(reading, segment) when a reading other than the repair's gives a segment of
     *damaged* that is about as likely as the repair, or more: the repair is not certain.
     None when every changed segment's repair is :data:`MARGIN` more likely than each
     other reading (plus the repair's reading's :data:`PRIORS`).
 
     *own* is the reading the repair undid, when known: its own text for a segment is the
-    repair with fewer layers or fixes undone ("Ã" on the way to "à"), no sibling."""
-    damaged, repaired = _changed(damaged, repaired)
+    repair with fewer layers or fixes undone ("Ã" on the way to "à"), no sibling. *parts*
+    is :func:`changed` of the two, when the caller has it."""
+    damaged, repaired = parts or changed(damaged, repaired)
     before, after = _SEGMENT.findall(damaged), _SEGMENT.findall(repaired)
     if len(before) != len(after):
         before, after = [damaged], [repaired]
@@ -358,7 +369,9 @@ AS_LIKELY_RULE = "as-likely-as-damage"
 _UNWEIGHED_DAMAGE = re.compile(f"[{C1_RANGE}\u00a0\u00ad]")
 
 
-def as_likely_as_damage(damaged: str, repaired: str) -> str | None:
+def as_likely_as_damage(
+    damaged: str, repaired: str, *, parts: tuple[str, str] | None = None
+) -> str | None:
     """The changed part of *damaged* when the repair is not :data:`MARGIN` likelier
     (:func:`score`) than leaving it as it is: the text as given is a reading too, and a
     short word of a script's own letters ("ТІВ®", "ΒΆΙ™") is one, with a repair ("Ҳ®",
@@ -366,8 +379,9 @@ def as_likely_as_damage(damaged: str, repaired: str) -> str | None:
     part holds a character the table cannot weigh as damage.
 
     The changed part is taken whole (the segments a repair changed, and what lies
-    between): a one-letter word ("РІ" is "в") is judged with the rest of its repair."""
-    old, new = _changed(damaged, repaired)
+    between): a one-letter word ("РІ" is "в") is judged with the rest of its repair.
+    *parts* is :func:`changed` of the two, when the caller has it."""
+    old, new = parts or changed(damaged, repaired)
     if _UNWEIGHED_DAMAGE.search(old) or score(new) - score(old) >= MARGIN:
         return None
     return old
