@@ -15,7 +15,7 @@ tell those apart), and so are pairs seen once.
 
 Usage::
 
-    python scripts/generate_bigrams.py [--check]
+    python scripts/generate_bigrams.py [--package DIR] [--check]
 
 ``--check`` writes nothing and exits non-zero when the generated module differs from what
 the installed Babel gives; it needs Babel :data:`BABEL_VERSION` (the data changes with it).
@@ -191,15 +191,22 @@ def _literal(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--package",
+        type=Path,
+        default=None,
+        help="the scrapy_charset package to write or check (default: this checkout's)",
+    )
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
+    out = args.package / OUT.relative_to(REPO / "scrapy_charset") if args.package else OUT
     module = generate(names())
     if args.check:
-        if not OUT.exists() or OUT.read_text("utf-8") != module:
-            print(f"{OUT.relative_to(REPO)} is not what scripts/generate_bigrams.py makes")
+        if not out.exists() or out.read_text("utf-8") != module:
+            print(f"{out} is not what scripts/generate_bigrams.py makes")
             return 1
         return 0
-    OUT.write_text(module, "utf-8")
+    out.write_text(module, "utf-8")
     return 0
 
 

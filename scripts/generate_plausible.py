@@ -13,7 +13,7 @@ License v3) is ``tests/data/cldr-exemplars/LICENSE``.
 
 Usage::
 
-    python scripts/generate_plausible.py [--cldr-package DIR] [--check]
+    python scripts/generate_plausible.py [--cldr-package DIR] [--package DIR] [--check]
 
 ``--cldr-package`` is an unpacked ``cldr-misc-full`` package (``npm pack
 cldr-misc-full@48.2.0``, then untar it): the extract is rewritten from it first. Without it,
@@ -266,8 +266,15 @@ def _literal(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cldr-package", type=Path)
+    parser.add_argument(
+        "--package",
+        type=Path,
+        default=None,
+        help="the scrapy_charset package to write or check (default: this checkout's)",
+    )
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
+    out = args.package / OUT.relative_to(REPO / "scrapy_charset") if args.package else OUT
     stale: list[str] = []
     if args.cldr_package is not None:
         extract = read_package(args.cldr_package)
@@ -282,12 +289,12 @@ def main(argv: list[str] | None = None) -> int:
         extract = json.loads(EXTRACT.read_text("utf-8"))
     module = generate(extract)
     if args.check:
-        if not OUT.exists() or OUT.read_text("utf-8") != module:
-            stale.append(str(OUT.relative_to(REPO)))
+        if not out.exists() or out.read_text("utf-8") != module:
+            stale.append(str(out))
         for path in stale:
             print(f"{path} is not what scripts/generate_plausible.py makes", file=sys.stderr)
         return 1 if stale else 0
-    OUT.write_text(module, "utf-8")
+    out.write_text(module, "utf-8")
     return 0
 
 

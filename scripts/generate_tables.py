@@ -7,7 +7,7 @@ from and must not be edited by hand.
 
 Usage::
 
-    python scripts/generate_tables.py [--spec-dir DIR] [--check]
+    python scripts/generate_tables.py [--spec-dir DIR] [--package DIR] [--check]
 
 ``--spec-dir`` defaults to the repository's copy of the data, ``tests/data/whatwg-encoding``
 (its revision and licence are in ``tests/data/README.md``). ``--check`` writes nothing and
@@ -592,16 +592,23 @@ def _comparable(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec-dir", type=Path, default=None)
+    parser.add_argument(
+        "--package",
+        type=Path,
+        default=None,
+        help="the scrapy_charset package to write or check (default: this checkout's)",
+    )
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     spec_dir: Path = args.spec_dir or DEFAULT_SPEC_DIR
+    out_dir: Path = args.package / "whatwg" if args.package else OUT_DIR
     if not (spec_dir / "encodings.json").is_file():
         print(f"error: no encodings.json in {spec_dir}", file=sys.stderr)
         return 2
     stale = []
     for filename, generate in GENERATORS.items():
         text = generate(spec_dir)
-        path = OUT_DIR / filename
+        path = out_dir / filename
         if args.check:
             if not path.is_file() or _comparable(path.read_text(encoding="utf-8")) != _comparable(
                 text
@@ -609,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
                 stale.append(filename)
         else:
             path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(REPO)}")
+            print(f"wrote {path}")
     if stale:
         print("stale generated modules: " + ", ".join(stale), file=sys.stderr)
         return 1

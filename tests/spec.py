@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import scrapy_charset
+
 REPO = Path(__file__).resolve().parents[1]
+#: The package the tests import: this checkout's, or an installed wheel's (the tests that
+#: read the package's own files read these, so a wheel is checked as it is installed).
+PACKAGE = Path(scrapy_charset.__file__).resolve().parent
 
 #: The conformance data: the Encoding Standard's labels and indexes, html5lib-tests and
 #: html5prescan encoding cases, web-platform-tests' unsupported labels.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.spec import REPO
+from tests.spec import PACKAGE, REPO
 
 PAGE = REPO / "docs" / "architecture.md"
 
@@ -30,7 +30,7 @@ def _tree_modules(text: str) -> set[str]:
 
 
 def test_architecture_tree_lists_every_module() -> None:
-    package = REPO / "scrapy_charset"
+    package = PACKAGE
     modules = {
         path.relative_to(package).as_posix()
         for path in package.rglob("*.py")

@@ -16,7 +16,7 @@ import pytest
 from scrapy_charset.commands.trail import explain, render
 from tests.example import run_scrapy, write_entry_point
 from tests.server import Page, serve
-from tests.spec import REPO
+from tests.spec import PACKAGE, REPO
 
 from example_project.demo_site import RU_HOST, DemoPage, DemoSite, pages  # isort: skip
 
@@ -575,7 +575,7 @@ def test_broken_package_module_breaks_only_this_command(
     entry_point: Path, demo_files: Path, tmp_path: Path
 ) -> None:
     copy = tmp_path / "copy"
-    shutil.copytree(REPO / "scrapy_charset", copy / "scrapy_charset")
+    shutil.copytree(PACKAGE, copy / "scrapy_charset")
     (copy / "scrapy_charset" / "sniffing" / "__init__.py").write_text(BROKEN)
     path = [copy, entry_point]
     version = run_scrapy(["version"], path=path, cwd=tmp_path)

@@ -15,7 +15,7 @@ from scrapy_charset._settings import SETTINGS
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.responses.config import CharsetConfig, CharsetSettingsError
 from scrapy_charset.sniffing.detect import DEFAULT_WINDOW
-from tests.spec import REPO
+from tests.spec import PACKAGE, REPO
 
 
 def config(**settings: Any) -> CharsetConfig:
@@ -205,7 +205,7 @@ def test_docs_document_every_setting() -> None:
     page = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")
     read = {
         name
-        for path in (REPO / "scrapy_charset").rglob("*.py")
+        for path in PACKAGE.rglob("*.py")
         for name in re.findall(r'"(CHARSET_[A-Z_]+)"', path.read_text(encoding="utf-8"))
     }
     documented = set(re.findall(r"^\| `(CHARSET_[A-Z_]+)` \|", page, re.MULTILINE))
@@ -219,7 +219,7 @@ def test_settings_lists_every_setting_the_config_objects_read() -> None:
     exactly what the config objects read."""
     read = set()
     for path in ("responses/config.py", "items/config.py"):
-        source = (REPO / "scrapy_charset" / path).read_text(encoding="utf-8")
+        source = (PACKAGE / path).read_text(encoding="utf-8")
         read |= set(re.findall(r'"(CHARSET_[A-Z_]+)"', source))
     assert read == SETTINGS
 

@@ -23,12 +23,18 @@ from scrapy_charset.items.mojibake.plausible import (
     unattested,
 )
 from scrapy_charset.items.textcheck import inspect_text
-from tests.spec import REPO
+from tests.spec import PACKAGE, REPO
 
 
 def test_generated_module_is_current() -> None:
     result = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "generate_plausible.py"), "--check"],
+        [
+            sys.executable,
+            str(REPO / "scripts" / "generate_plausible.py"),
+            "--package",
+            str(PACKAGE),
+            "--check",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -37,7 +43,7 @@ def test_generated_module_is_current() -> None:
 
 
 def test_generated_module_records_its_source_and_licence() -> None:
-    text = (REPO / "scrapy_charset" / "items" / "mojibake" / "_plausible.py").read_text("utf-8")
+    text = (PACKAGE / "items" / "mojibake" / "_plausible.py").read_text("utf-8")
     assert "cldr-misc-full 48.2.0" in text
     assert "Unicode License v3" in text
     assert "Do not edit" in text

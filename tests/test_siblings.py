@@ -14,7 +14,7 @@ import pytest
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.siblings import RULE, competing, reading, score
 from scrapy_charset.items.textcheck import inspect_text
-from tests.spec import REPO
+from tests.spec import PACKAGE, REPO
 
 GENERATOR = REPO / "scripts" / "generate_bigrams.py"
 
@@ -24,13 +24,16 @@ def test_generated_table_is_current() -> None:
     if babel.__version__ != _bigrams.BABEL_VERSION:
         pytest.skip(f"the table is made from Babel {_bigrams.BABEL_VERSION}")
     result = subprocess.run(
-        [sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True, check=False
+        [sys.executable, str(GENERATOR), "--package", str(PACKAGE), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_generated_table_records_its_source_and_licence() -> None:
-    text = (REPO / "scrapy_charset" / "items" / "mojibake" / "_bigrams.py").read_text("utf-8")
+    text = (PACKAGE / "items" / "mojibake" / "_bigrams.py").read_text("utf-8")
     assert f"Babel {_bigrams.BABEL_VERSION}" in text
     assert "Unicode License v3" in text
     assert "Do not edit" in text
