@@ -288,6 +288,12 @@ def _meta(data: bytes, position: int, end: int, result: PrescanResult) -> tuple[
     return charset, position
 
 
+def _tag_name(written: bytes) -> bytes:
+    """A tag's name as the "in head" emulation compares it: ASCII-lowercased, without the
+    "/" of a self-closing tag written against it (``<BR/>`` is ``br``)."""
+    return written.translate(_LOWER).rstrip(b"/")
+
+
 def _tag_name_end(data: bytes, position: int, end: int) -> int:
     while position < end and data[position] not in _SPACE_OR_GT:
         position += 1
@@ -385,16 +391,17 @@ class _Prescan:
             if position == _STOP or self._nothing_left(position):
                 break
             tag = simple(data, position)
-            if tag is not None and (tag.group(1) or tag.group(2)[:4].lower() != b"meta"):
-                # What _start_tag or _end_tag reads, in one match: a tag whose name is
-                # not "meta" (a "<meta" goes to its own handler).
-                name = tag.group(2).translate(_LOWER).rstrip(b"/")
-                if tag.group(1):
-                    head.end_tag(name)
-                else:
-                    head.start_tag(name)
-                position = tag.end()
-                continue
+            if tag is not None:
+                slash, written = tag.group(1, 2)
+                if slash or written[:4].lower() != b"meta":
+                    # What _start_tag or _end_tag reads, in one match: a tag whose name
+                    # is not "meta" (a "<meta" goes to its own handler).
+                    if slash:
+                        head.end_tag(_tag_name(written))
+                    else:
+                        head.start_tag(_tag_name(written))
+                    position = tag.end()
+                    continue
             position = self._handler(position)(position)
             if position == _STOP:
                 break
@@ -487,7 +494,7 @@ class _Prescan:
         else:
             name_end = _tag_name_end(data, name_start, end)
             attributes_end = _skip_attributes(data, name_end, end)
-        return data[name_start:name_end].translate(_LOWER).rstrip(b"/"), attributes_end + 1
+        return _tag_name(data[name_start:name_end]), attributes_end + 1
 
     def _end_tag(self, position: int) -> int:
         name, position = self._tag(position + 2)
