@@ -40,6 +40,13 @@ def growth_exponent(sizes: Sequence[int], times: Sequence[float]) -> float:
     return num / den
 
 
+def callgrind_count(path: Path) -> int | None:
+    """The instruction count of one part callgrind wrote (its ``summary`` or ``totals``
+    line), or None when it has none."""
+    match = re.search(r"^(?:summary|totals): (\d+)", path.read_text(), re.MULTILINE)
+    return int(match.group(1)) if match else None
+
+
 def callgrind_parts(prefix: str) -> list[int]:
     """The instruction counts of the parts callgrind has written so far under *prefix*
     (``--callgrind-out-file=PREFIX`` with ``--dump-before=getppid``: one part per call of
@@ -48,7 +55,7 @@ def callgrind_parts(prefix: str) -> list[int]:
     for path in Path(prefix).parent.glob(Path(prefix).name + ".*"):
         number = path.name.rsplit(".", 1)[1]
         if number.isdigit():
-            match = re.search(r"^(?:summary|totals): (\d+)", path.read_text(), re.MULTILINE)
-            if match:
-                found.append((int(number), int(match.group(1))))
+            count = callgrind_count(path)
+            if count is not None:
+                found.append((int(number), count))
     return [count for _, count in sorted(found)]

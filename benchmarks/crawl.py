@@ -48,7 +48,6 @@ import os
 import pstats
 import queue
 import random
-import re
 import resource
 import subprocess
 import sys
@@ -65,6 +64,7 @@ from typing import Any
 import scrapy
 from scrapy import signals
 
+from benchmarks._growth import callgrind_count
 from benchmarks._itemdata import cldr_names
 from benchmarks.overhead import catalogue_strings
 
@@ -689,9 +689,7 @@ def _crawl_instructions(prefix: str | None) -> int | None:
     its second part (the first ends at the opening)."""
     if prefix is None:
         return None
-    text = Path(f"{prefix}.2").read_text()
-    match = re.search(r"^(?:summary|totals): (\d+)", text, re.MULTILINE)
-    return int(match.group(1)) if match else None
+    return callgrind_count(Path(f"{prefix}.2"))
 
 
 def _profile_summary(stats: pstats.Stats) -> str:
