@@ -130,8 +130,8 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
         return CLEAN
     replacements = value.count("\ufffd") if "\ufffd" in value else 0  # "in" is memchr
     marks = scan(value)  # one pass over clean text: the pre-filter's
-    if not replacements and (not marks.any or marks.quiet):
-        return CLEAN  # find_scanned's own first test: clean text goes no further
+    if not replacements and marks.clean:
+        return CLEAN  # find_scanned's own first test, before its layers are set up
     layers: Scanned = {}
     found = find_scanned(value, marks, layers=layers)
     if found is None:

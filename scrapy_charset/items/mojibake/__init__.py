@@ -105,7 +105,7 @@ def find_scanned(
     and its evidence counted until enough (*counted*) when known. The marks and evidence of
     each layer of a repair are kept in *layers*, when given: a repair is judged again as
     a field."""
-    if (not marks.any or marks.quiet) and "\ufffd" not in text:
+    if marks.clean and "\ufffd" not in text:
         return None
     ctx = Context(text, marks, counted, layers)
     found = _find(ctx)

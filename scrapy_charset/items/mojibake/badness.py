@@ -546,6 +546,12 @@ class Marks:
             or self.mac_cyrillic
         )
 
+    @property
+    def clean(self) -> bool:
+        """No mark that can be mojibake: none, or only :attr:`quiet` ones (the text is
+        clean but for U+FFFD)."""
+        return not self.any or self.quiet
+
     #: Where a UTF-8 sequence of a Latin reading may start: a lead character followed by
     #: the continuation characters it needs in one reading (and, in text windows-1252
     #: encodes whole, a first lead and continuation character of any two readings).
