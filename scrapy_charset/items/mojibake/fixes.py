@@ -319,10 +319,8 @@ def utf8_rounds(
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
         if text is original and counted is not None:
             seen = counted
-        elif text is original and marks is not None:
-            seen = evidence(text, marks=marks, until=Evidence.is_enough)
         else:
-            layer_marks = scan(text)
+            layer_marks = marks if text is original and marks is not None else scan(text)
             seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
             if layers is not None and text is not original:
                 layers[text] = layer_marks, seen
