@@ -105,8 +105,9 @@ OTHER_UNSEEN = (
     "pre-filter looks for, or too short for their evidence"
 )
 GREEK_IN_LATIN_WORD = (
-    "a Greek letter inside a Latin word (a gene name, IL2Rγc) is what the "
-    "no-common-alphabet rule turns down"
+    "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
+    "and reported, as the pair table finds 'Rγc' no likelier than the damaged 'RÎ³c' "
+    "(as-likely-as-damage)"
 )
 LEGACY_ONLY_C1 = "C1 controls read as windows-1252 is a repair that guesses: legacy=True only"
 C1_DECODE_STEP = (

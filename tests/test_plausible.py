@@ -76,6 +76,10 @@ def test_attested(char: str, used: bool) -> None:
 RULE_EXAMPLES = [
     pytest.param("BEYONCɒs", UNATTESTED, id=UNATTESTED),
     pytest.param("Bront녔", NO_COMMON_ALPHABET, id=NO_COMMON_ALPHABET),
+    # Not a scientific name: no capital, two Greek letters, or a letter outside ASCII.
+    pytest.param("caféα", NO_COMMON_ALPHABET, id="greek-after-an-accented-letter"),
+    pytest.param("Raγβc", NO_COMMON_ALPHABET, id="two-greek-letters-in-a-latin-word"),
+    pytest.param("aγc", NO_COMMON_ALPHABET, id="greek-in-a-lowercase-word"),
     pytest.param("CafÃ©", CASE_BREAK, id=CASE_BREAK),
     pytest.param("25Â°C", SYMBOL_IN_WORD, id=SYMBOL_IN_WORD),
     pytest.param("ã\x83\x90", NOT_TEXT, id=NOT_TEXT),
@@ -96,6 +100,10 @@ def test_rule_fires_on_its_example(text: str, rule: str) -> None:
         pytest.param("バーミューダ・ドル", id="katakana-middle-dot"),
         pytest.param("NESTLÉ®", id="symbol-after-a-word"),
         pytest.param("צ׳אד", id="hebrew-geresh"),
+        # A scientific name: one Greek letter in a word of ASCII letters with a capital.
+        pytest.param("IL2Rγc", id="greek-in-a-gene-name"),
+        pytest.param("TNFα and IFNγ", id="greek-in-protein-names"),
+        pytest.param("PPARγ agonists", id="greek-ends-a-gene-name"),
     ],
 )
 def test_real_text_has_no_events(text: str) -> None:

@@ -969,6 +969,13 @@ RULES: tuple[Rule, ...] = (
         (" ", "Ã©", "t", "windows-1252"),
     ),
     Rule(
+        # A superscript digit or a vulgar fraction (category No) is a sign, not a letter:
+        # correct text puts one after a word ("m³", "½"), never between letters.
+        "number-sign-before-lowercase",
+        lambda s: unicodedata.category(s.sequence[-1]) == "No" and s.after.islower(),
+        ("R", "Î³", "c", "windows-1252"),
+    ),
+    Rule(
         "capitals-then-lowercase",
         lambda s: s.letters and s.after.islower() and all(c.isupper() for c in s.sequence),
         (" ", "ÄŒ", "e", "windows-1252"),

@@ -134,6 +134,18 @@ def _script_and_letters(word: str) -> bool:
     return "1" in by_script and "0" in by_script
 
 
+#: A lowercase Greek letter of a scientific name: one in a word of ASCII letters with a
+#: capital ("IL2Rγc", "TNFα", "IFNγ", "PPARγ"), as gene, protein and unit names write it.
+_SYMBOL_NAME = re.compile(
+    "[A-Za-z]*[A-Z][A-Za-z]*[α-ω][A-Za-z]*|[A-Za-z]*[α-ω][A-Za-z]*[A-Z][A-Za-z]*"
+)
+
+
+def _symbol_name(word: str) -> bool:
+    """*word* is a scientific name with one Greek letter (:data:`_SYMBOL_NAME`)."""
+    return _SYMBOL_NAME.fullmatch(word) is not None
+
+
 # One answer per character: a field's tokens are judged once per layer.
 @functools.lru_cache(maxsize=8192)
 def _by_script(c: str) -> bool:
@@ -223,7 +235,7 @@ def _events(text: str) -> tuple[str, ...]:
         start, end = word_match.span()
         word = text[start:end]
         mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
-        if not mask or _script_and_letters(word):
+        if (not mask and not _symbol_name(word)) or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
         found += [CASE_BREAK] * cases.count("lu", start, end)
     found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
