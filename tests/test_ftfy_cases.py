@@ -175,6 +175,54 @@ def test_exact_repair_of_utf8_kinds(case: Case, request: pytest.FixtureRequest) 
     assert _result(case) == case.expected
 
 
+A0_LEFT = (
+    "the repair leaves a lead character and the space its no-break space became "
+    "('à s', 'Å veices'), which the second check does not see"
+)
+CP437_UNSEEN = "UTF-8 read as cp437: not among the readings the pre-filter looks for"
+A0_ALONE = "a lead character then a space is the only damage: not looked for"
+
+#: (variant, case index) -> why a field not repaired exactly is reported clean.
+REPORTED_CLEAN = {
+    ("plain", 13): A0_LEFT,  # Messy language names: Thai
+    ("plain", 18): CP437_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
+    ("plain", 19): CP437_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese
+    ("plain", 38): CP437_UNSEEN,  # UTF-8 / Codepage 437 mixup in Russian
+    ("plain", 96): A0_ALONE,  # Synthetic: we can recognize Ã in some cases when it's the on
+    ("plain", 97): A0_ALONE,  # Synthetic: we can recognize Ã at the end of a word when it a
+    ("plain", 101): A0_LEFT,  # The Portuguese word 'às' does not become 'à s' due to the Fr
+    ("plain", 103): A0_LEFT,  # We can fix 'à' in windows-1251 sometimes as well
+    ("plain", 104): A0_LEFT,  # 'Ã quele' is the Portuguese word 'àquele', not 'à quele'
+    ("plain", 105): A0_LEFT,  # A complex, lossy pile-up of mojibake in Portuguese
+    ("plain", 124): A0_LEFT,  # Latvian UTF-8 / Windows-1257 mojibake
+    ("plain", 126): A0_LEFT,  # Lithuanian UTF-8 / Windows-1257 mojibake
+    ("extra", 96): A0_LEFT,  # Synthetic: we can recognize Ã in some cases when it's the on
+    ("extra", 101): A0_LEFT,  # The Portuguese word 'às' does not become 'à s' due to the Fr
+    ("extra", 103): A0_LEFT,  # We can fix 'à' in windows-1251 sometimes as well
+    ("extra", 104): A0_LEFT,  # 'Ã quele' is the Portuguese word 'àquele', not 'à quele'
+    ("extra", 105): A0_LEFT,  # A complex, lossy pile-up of mojibake in Portuguese
+    ("extra", 124): A0_LEFT,  # Latvian UTF-8 / Windows-1257 mojibake
+    ("extra", 126): A0_LEFT,  # Lithuanian UTF-8 / Windows-1257 mojibake
+}
+
+
+@pytest.mark.parametrize("case", _exact_cases(), ids=_id)
+def test_damage_not_repaired_exactly_is_not_reported_clean(
+    case: Case, request: pytest.FixtureRequest
+) -> None:
+    # A field that is not given back as ftfy's exact repair is flagged, and a repair that
+    # is not exact says damage remains, or a second check of it finds the damage.
+    reason = REPORTED_CLEAN.get((case.variant, case.index))
+    if reason is not None:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
+    report = inspect_text(case.text)
+    if _result(case) == case.expected:
+        return
+    assert report.mojibake is not None
+    if report.repaired is not None and report.remaining is None:
+        assert inspect_text(report.repaired).mojibake is not None, report.repaired
+
+
 def test_the_pinned_copy_is_ftfys() -> None:
     data = json.loads(FTFY_CASES.read_text("utf-8"))
     assert len(data) == 161
