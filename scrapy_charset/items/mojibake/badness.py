@@ -76,7 +76,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
-from scrapy_charset.items.mojibake import _fastscan
+from scrapy_charset.items.mojibake import _fastscan, siblings
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     HALFWIDTH_KATAKANA,
@@ -942,6 +942,35 @@ _MACINTOSH_MATH_LEADS = "".join(
 _DASHES = "–—"
 
 
+class _SymbolOrPunctuation(dict[str, bool]):
+    """Whether a character is a symbol or punctuation (a general category S or P), filled
+    as characters come."""
+
+    def __missing__(self, c: str) -> bool:
+        found = self[c] = unicodedata.category(c)[0] in "SP"
+        return found
+
+
+_SYMBOLS_AND_PUNCTUATION = _SymbolOrPunctuation()
+
+
+def _pairs_far_likelier(s: Sequence) -> bool:
+    # A sequence that is otherwise weak (a symbol among its continuation characters),
+    # whose UTF-8 character is a symbol or punctuation ("âœ”" is "✔"), and which the pair
+    # table finds :data:`.siblings.MARGIN` likelier decoded, between its neighbours, than
+    # as given. The table's score changes only at the pairs a changed character is in: a
+    # sequence and its neighbours weigh the whole segment's change. A letter or a mark
+    # does not count: correct text ends a word in capitals with a lead and a symbol
+    # ("ALEMÃ™"), whose reading as a letter ("ALEMÙ") the table prefers.
+    if _letters(s.sequence[1:]):
+        return False
+    character = siblings.decoded(s.sequence, s.reading)
+    if character is None or not all(map(_SYMBOLS_AND_PUNCTUATION.__getitem__, character)):
+        return False
+    repaired = siblings.score(s.before + character + s.after)
+    return repaired - siblings.score(s.before + s.sequence + s.after) >= siblings.MARGIN
+
+
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
 #: sequence decisive. A sequence no rule decides is weak when its continuation
 #: characters include a symbol, else it says nothing.
@@ -1031,6 +1060,12 @@ RULES: tuple[Rule, ...] = (
         (" ", "–ê", "–", "macintosh"),
         readings=frozenset({"macintosh", "x-mac-cyrillic"}),
         leads=_DASHES,
+    ),
+    Rule(
+        "pairs-far-likelier",
+        _pairs_far_likelier,
+        (" ", "âœ”", " ", "windows-1252"),
+        readings=frozenset({"windows-1252"}),
     ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
