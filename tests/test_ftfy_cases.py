@@ -135,13 +135,13 @@ WEAK_ONLY = (
 WEAK_TO_A_LETTER = (
     "only a weak sequence whose repair is a letter (Ã™ is Ù): the pair-table rule weighs "
     "repairs to a symbol only, since correct text ends a word in capitals with a lead and "
-    "a symbol (Portuguese 'ALEMÃ™'), whose reading as a letter the table prefers too"
+    "a symbol (CLDR's Portuguese 'IRÃ™'), whose reading as a letter the table prefers too"
 )
 
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
     ("plain", 94): WEAK_ONLY,  # French example containing non-breaking spaces
-    ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of a word
+    ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of
     ("plain", 13): BYTE_A0,  # Messy language names: Thai
     ("plain", 18): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
     ("plain", 19): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese

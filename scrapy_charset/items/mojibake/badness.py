@@ -961,7 +961,7 @@ def _pairs_far_likelier(s: Sequence) -> bool:
     # as given. The table's score changes only at the pairs a changed character is in: a
     # sequence and its neighbours weigh the whole segment's change. A letter or a mark
     # does not count: correct text ends a word in capitals with a lead and a symbol
-    # ("ALEMÃ™"), whose reading as a letter ("ALEMÙ") the table prefers.
+    # ("IRÃ™", Portuguese "Irã"), whose reading as a letter ("IRÙ") the table prefers.
     if _letters(s.sequence[1:]):
         return False
     character = siblings.decoded(s.sequence, s.reading)
