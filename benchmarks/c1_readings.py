@@ -7,7 +7,7 @@ A C1 control (U+0080-U+009F) in a field is a byte that a latin-1 decoder kept; t
 repair ``c1-controls`` reads each as windows-1252 does ("parlé\\x85" is "parlé…"). Other
 damage leaves C1 controls too, which that reading gets wrong: the bytes of another
 single-byte encoding read as latin-1 ("Café" in macintosh is "Caf\\x8e", which
-windows-1252 reads "Cafž"), and UTF-8 read as an encoding that keeps C1 controls for some
+windows-1252 reads "CafŽ"), and UTF-8 read as an encoding that keeps C1 controls for some
 bytes (ISO-8859-2 for all of 0x80-0x9F, windows-1250 and others for their holes). For
 each reading of ``benchmarks.item_evidence.READINGS``, the clean values (pycountry's
 translations: ``benchmarks._itemdata.clean_values``) are damaged both ways; of the fields

@@ -51,9 +51,13 @@ weighed in its context (the characters either side):
   - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
     Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
     no-break space are the bytes of one no-break space);
+  - in windows-1252, it would be weak, its UTF-8 character is a symbol or punctuation,
+    and the pair table (:func:`.siblings.score`) finds it :data:`.siblings.MARGIN`
+    likelier decoded than as given, between its neighbours ("âœ”" is "✔", "Â°" is "°";
+    not "Â®" in CLDR's Yoruba "ÈMÌRÂ®");
 
 - *weak*: any other sequence whose continuation characters include a symbol ("É®" in
-  "NESTLÉ®", "Â°" in "25Â°C");
+  "NESTLÉ®", "Â®" in "ÈMÌRÂ®");
 - *none*: a sequence whose continuation characters are letters, without a case break:
   legitimate text in the reading's own script is made of such pairs ("ВІ" in "ВІКІ",
   "Сі", "l’é" as macintosh).
