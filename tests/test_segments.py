@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
+from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
 from scrapy_charset.items.textcheck import inspect_text
 from tests.test_pipeline import make, stats
 
@@ -206,8 +207,8 @@ LEFT_AS_GIVEN = [
     pytest.param("“DIRHÀM ÈMÌRÂ”", id="cldr-yoruba-quoted"),
     pytest.param("„DIRHÀM ÈMÌRÂ“", id="cldr-yoruba-low-quotes"),
     pytest.param("GWLAD YR IÂ®", id="cldr-welsh-registered"),
-    pytest.param("IRÃ™", id="cldr-portuguese-irã-trade-mark"),
-    pytest.param("OMÃ™", id="cldr-portuguese-omã-trade-mark"),
+    pytest.param("IRÃ™", id="cldr-portuguese-ira-trade-mark"),
+    pytest.param("OMÃ™", id="cldr-portuguese-oma-trade-mark"),
     pytest.param("NUORTTÂRIIJKÂ™", id="cldr-inari-sami-trade-mark"),
     pytest.param("IRÂ®", id="cldr-lingala-registered"),
     pytest.param("BEYONCÉ’s", id="possessive-beyonce"),
@@ -227,7 +228,8 @@ LEFT_AS_GIVEN = [
 def test_correct_text_of_a_weak_shape_is_left_as_given(text: str, legacy: bool) -> None:
     report = inspect_text(text, legacy=legacy)
     assert report.repaired is None
-    assert report.rule != "pairs-far-likelier"
+    rules = {weigh_rule(text, start, end, name)[1] for name, start, end in utf8_sequences(text)}
+    assert "pairs-far-likelier" not in rules
 
 
 # (damaged, repaired): weak sequences only, whose repair is a symbol the pair table finds
