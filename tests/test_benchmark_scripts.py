@@ -45,3 +45,21 @@ def test_an_unknown_option_is_refused(name: str) -> None:
     done = _run(name, "--no-such-option")
     assert done.returncode == 2
     assert "unrecognized arguments: --no-such-option" in done.stderr
+
+
+def test_c1_readings_on_a_few_values() -> None:
+    """A small run: the windows-1252 reading of C1 controls gives back windows-1252 bytes
+    read as latin-1, and gets macintosh's wrong."""
+    done = _run("c1_readings", "5")
+    assert (done.returncode, done.stderr) == (0, "")
+    rows = {
+        line[:28].strip(): [int(n.replace(",", "")) for n in line[28:].split()]
+        for line in done.stdout.splitlines()[2:]
+    }
+    _fields, with_c1, right, wrong, refused, wrong_default, _legacy = rows[
+        "windows-1252 as latin-1"
+    ]
+    assert with_c1 > 0
+    assert (right, wrong, refused, wrong_default) == (with_c1, 0, 0, 0)
+    assert rows["macintosh as latin-1"][3] > 0
+    assert rows["utf-8 as windows-1252"][2:4] == [0, 0]  # refused: inside UTF-8 sequences

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
+from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
 from scrapy_charset.items.textcheck import inspect_text
 from tests.test_pipeline import make, stats
 
@@ -188,6 +189,61 @@ CAPITAL_WORDS = [
 @pytest.mark.parametrize(("damaged", "repaired"), CAPITAL_WORDS)
 def test_a_word_in_capitals_next_to_damage_is_kept(damaged: str, repaired: str) -> None:
     assert inspect_text(damaged).repaired == repaired
+
+
+# --- Weak sequences only: the pair table decides -------------------------------------------
+#
+# A field whose only sequences are weak (a symbol among their continuation characters) is
+# repaired when a sequence's UTF-8 character is a symbol that the pair table finds 9
+# likelier than the sequence as given (badness rule ``pairs-far-likelier``); otherwise it
+# is left as given, and reported when it is no less plausible than its repair.
+
+#: Correct text of a weak shape, written by others: CLDR's names in capitals with a sign
+#: attached (Yoruba, Welsh, Portuguese "Irã" and "Omã", Inari Sami), the possessive after
+#: an accented capital, and ftfy 6.3.1's must-leave-alone cases.
+LEFT_AS_GIVEN = [
+    pytest.param("DIRHÀM ÈMÌRÂ®", id="cldr-yoruba-registered"),
+    pytest.param("DIRHÀM ÈMÌRÂ™", id="cldr-yoruba-trade-mark"),
+    pytest.param("“DIRHÀM ÈMÌRÂ”", id="cldr-yoruba-quoted"),
+    pytest.param("„DIRHÀM ÈMÌRÂ“", id="cldr-yoruba-low-quotes"),
+    pytest.param("GWLAD YR IÂ®", id="cldr-welsh-registered"),
+    pytest.param("IRÃ™", id="cldr-portuguese-ira-trade-mark"),
+    pytest.param("OMÃ™", id="cldr-portuguese-oma-trade-mark"),
+    pytest.param("NUORTTÂRIIJKÂ™", id="cldr-inari-sami-trade-mark"),
+    pytest.param("IRÂ®", id="cldr-lingala-registered"),
+    pytest.param("BEYONCÉ’s", id="possessive-beyonce"),
+    pytest.param("ZOË’s", id="possessive-zoe"),
+    pytest.param("AÇAÍ’s", id="possessive-acai"),
+    pytest.param("NESTLÉ®", id="registered-after-accented-capital"),
+    pytest.param(
+        "Join ZZAJÉ’s Official Fan List and receive news, events, and more!", id="ftfy-zzaje"
+    ),
+    pytest.param("``hogwarts nao existe, voce nao vai pegar o trem pra lá´´", id="ftfy-acute"),
+    pytest.param("There are a lot of Ã’s in mojibake text", id="ftfy-a-tilde-possessive"),
+]
+
+
+@pytest.mark.parametrize("text", LEFT_AS_GIVEN)
+@pytest.mark.parametrize("legacy", [False, True], ids=["default", "legacy"])
+def test_correct_text_of_a_weak_shape_is_left_as_given(text: str, legacy: bool) -> None:
+    report = inspect_text(text, legacy=legacy)
+    assert report.repaired is None
+    rules = {weigh_rule(text, start, end, name)[1] for name, start, end in utf8_sequences(text)}
+    assert "pairs-far-likelier" not in rules
+
+
+# (damaged, repaired): weak sequences only, whose repair is a symbol the pair table finds
+# far likelier.
+WEAK_REPAIRED = [
+    pytest.param("âœ” No problems", "✔ No problems", id="ftfy-checkmark"),
+    pytest.param("Max. 25Â°C", "Max. 25°C", id="degree-sign"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), WEAK_REPAIRED)
+def test_weak_damage_the_pair_table_decides_is_repaired(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, "pairs-far-likelier")
 
 
 # --- Damage left in a long field: found the same way, in linear time ---------------------

@@ -51,9 +51,13 @@ weighed in its context (the characters either side):
   - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
     Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
     no-break space are the bytes of one no-break space);
+  - in windows-1252, it would be weak, its UTF-8 character is a symbol or punctuation,
+    and the pair table (:func:`.siblings.score`) finds it :data:`.siblings.MARGIN`
+    likelier decoded than as given, between its neighbours ("âœ”" is "✔", "Â°" is "°";
+    not "Â®" in CLDR's Yoruba "ÈMÌRÂ®");
 
 - *weak*: any other sequence whose continuation characters include a symbol ("É®" in
-  "NESTLÉ®", "Â°" in "25Â°C");
+  "NESTLÉ®", "Â®" in "ÈMÌRÂ®");
 - *none*: a sequence whose continuation characters are letters, without a case break:
   legitimate text in the reading's own script is made of such pairs ("ВІ" in "ВІКІ",
   "Сі", "l’é" as macintosh).
@@ -76,7 +80,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
-from scrapy_charset.items.mojibake import _fastscan
+from scrapy_charset.items.mojibake import _fastscan, siblings
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     HALFWIDTH_KATAKANA,
@@ -942,6 +946,35 @@ _MACINTOSH_MATH_LEADS = "".join(
 _DASHES = "–—"
 
 
+class _SymbolOrPunctuation(dict[str, bool]):
+    """Whether a character is a symbol or punctuation (a general category S or P), filled
+    as characters come."""
+
+    def __missing__(self, c: str) -> bool:
+        found = self[c] = unicodedata.category(c)[0] in "SP"
+        return found
+
+
+_SYMBOLS_AND_PUNCTUATION = _SymbolOrPunctuation()
+
+
+def _pairs_far_likelier(s: Sequence) -> bool:
+    # A sequence that is otherwise weak (a symbol among its continuation characters),
+    # whose UTF-8 character is a symbol or punctuation ("âœ”" is "✔"), and which the pair
+    # table finds :data:`.siblings.MARGIN` likelier decoded, between its neighbours, than
+    # as given. The table's score changes only at the pairs a changed character is in: a
+    # sequence and its neighbours weigh the whole segment's change. A letter or a mark
+    # does not count: correct text ends a word in capitals with a lead and a symbol
+    # ("IRÃ™", Portuguese "Irã"), whose reading as a letter ("IRÙ") the table prefers.
+    if _letters(s.sequence[1:]):
+        return False
+    character = siblings.decoded(s.sequence, s.reading)
+    if character is None or not all(map(_SYMBOLS_AND_PUNCTUATION.__getitem__, character)):
+        return False
+    repaired = siblings.score(s.before + character + s.after)
+    return repaired - siblings.score(s.before + s.sequence + s.after) >= siblings.MARGIN
+
+
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
 #: sequence decisive. A sequence no rule decides is weak when its continuation
 #: characters include a symbol, else it says nothing.
@@ -1038,6 +1071,12 @@ RULES: tuple[Rule, ...] = (
         (" ", "–ê", "–", "macintosh"),
         readings=frozenset({"macintosh", "x-mac-cyrillic"}),
         leads=_DASHES,
+    ),
+    Rule(
+        "pairs-far-likelier",
+        _pairs_far_likelier,
+        (" ", "âœ”", " ", "windows-1252"),
+        readings=frozenset({"windows-1252"}),
     ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its

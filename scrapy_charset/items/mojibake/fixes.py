@@ -654,15 +654,21 @@ def _plausible_letters(text: str) -> bool:
 # --- Stray C1 controls ---------------------------------------------------------------------
 
 _C1 = re.compile("[\u0080-\u009f]")
-_C1_AFTER_LEAD = re.compile("[\u00c2-\u00f4][\u0080-\u009f]")
 
 
 def c1_controls(text: str) -> Finding:
-    """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does."""
+    """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does.
+
+    A guess of the encoding (the bytes of another single-byte encoding read as latin-1
+    give C1 controls too: ``benchmarks/c1_readings.py``), so a repair of the kinds that
+    apply with ``legacy=True`` only."""
     repaired = _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
     # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
-    # A C1 control after a UTF-8 lead byte is a byte of UTF-8 read as latin-1 ("Ð\x95"
-    # is "Е"), not of windows-1252: not this repair's.
-    if repaired == text or _C1_AFTER_LEAD.search(text) is not None:
+    # A C1 control inside a UTF-8 sequence as latin-1 shows it is a byte of UTF-8 read as
+    # latin-1 ("Ð\x95" is "Е"), not of windows-1252: not this repair's. A lead followed by
+    # fewer continuation bytes than it needs is no sequence ("parlé\x85 " is "parlé… ").
+    if repaired == text or any(
+        _C1.search(m.group()) for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
+    ):
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")

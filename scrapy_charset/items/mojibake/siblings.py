@@ -43,7 +43,16 @@ from scrapy_charset.items.mojibake.plausible import CASES, implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
-__all__ = ["MARGIN", "READINGS", "RULE", "changed", "competing", "reading", "score"]
+__all__ = [
+    "MARGIN",
+    "READINGS",
+    "RULE",
+    "changed",
+    "competing",
+    "decoded",
+    "reading",
+    "score",
+]
 
 #: The rule's name, as reports give it (followed by ``:`` and the competing reading).
 RULE = "sibling-reading"
@@ -229,6 +238,12 @@ def _decoded(sequence: str, name: str) -> str | None:
     if any(map(_NOT_TEXT_ABOVE_ASCII.__getitem__, decoded)):
         return None
     return decoded
+
+
+def decoded(sequence: str, name: str) -> str | None:
+    """The character(s) of one UTF-8 sequence *sequence* as *name* shows it, or None when
+    it is not one or decodes to a character that is not text."""
+    return _decoded(sequence, name)
 
 
 @functools.lru_cache(maxsize=8192)
