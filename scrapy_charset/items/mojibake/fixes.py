@@ -238,9 +238,7 @@ A0_RULES: tuple[A0Rule, ...] = (
         # A lead alone that is a letter of a script the repaired field has no other letter
         # of (windows-1251's "Г", for "à", among French words).
         "a0-lone-lead-outside-alphabets",
-        lambda s: (
-            s.length == 2 and s.lone and _script(s.text[s.lead]) not in {"", *s.scripts}
-        ),
+        lambda s: s.length == 2 and s.lone and _script(s.text[s.lead]) not in {"", *s.scripts},
         (
             "La rГ©gion se trouve Г lвЂ™ouest de lвЂ™Ukraine",
             "La région se trouve à l’ouest de l’Ukraine",
