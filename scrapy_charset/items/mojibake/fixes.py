@@ -103,7 +103,7 @@ def _ftfy_step(
     that restored a no-break space) or None. With *a0* (the text has enough evidence),
     ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
     restores is decided by one of :data:`A0_RULES`."""
-    kept = _capital_words_kept(text)
+    kept = _capital_spaces(text)
     if kept is None:
         return None
     protected, placeholder = kept
@@ -113,11 +113,12 @@ def _ftfy_step(
         if found is not None:
             step = _plan_step(protected, explained)
             if step is not None:
-                return (step[0].replace(placeholder, " "), *step[1:], found[0])
+                fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
+                return (fixed, *step[1:], found[0])
     step = _plan_step(protected, ftfy.fix_encoding_and_explain(protected, config=_FTFY_CONFIG))
     if step is None:
         return None
-    return (step[0].replace(placeholder, " "), *step[1:], None)
+    return (_capital_words_kept(text, step[0].replace(placeholder, " ")), *step[1:], None)
 
 
 def _plan_step(
@@ -319,7 +320,7 @@ def byte_a0_rules(text: str) -> tuple[str, ...]:
     restore_byte_a0 restores in *text*, when every one is decided and each layer is undone
     whole; else an empty tuple. (A repair also needs enough evidence of damage elsewhere
     in the text, which this does not weigh.)"""
-    kept = _capital_words_kept(text)
+    kept = _capital_spaces(text)
     if kept is None or _LEAD_SPACE.search(kept[0]) is None:
         return ()
     explained = ftfy.fix_encoding_and_explain(kept[0], config=_A0_CONFIG)
@@ -571,18 +572,18 @@ def utf8_rounds(
 #: Characters of windows-1252 that are a UTF-8 lead byte and end words in capitals
 #: (Portuguese IRMÃ, MAÇÃ, AMANHÃ; Corsican DÂ, Welsh IÂ; Å, Ð): the lead of a sequence
 #: whose no-break space became a space only when the word is not one of capitals.
-_CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= )")
+_CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
 #: Characters that stand for a kept space while ftfy reads the text (no sequence takes
 #: them as a continuation byte, and ftfy's encoding fixes leave them as they are).
 _PLACEHOLDERS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
 
 
-def _capital_words_kept(text: str) -> tuple[str, str] | None:
+def _capital_spaces(text: str) -> tuple[str, str] | None:
     """*text* with the space after each word in capitals that ends with a lead character
-    (``IRMÃ E``, ``DÂ MICRUNESIA``) replaced by a placeholder, and the placeholder; None
-    when the text holds every placeholder. ftfy's segment step reads such a lead and space
-    as a UTF-8 sequence whose no-break space became a space ("IRMÃ E" → "IRMà E", "DÂ M"
-    → "D\u00a0M"), which a word in capitals is not."""
+    (``IRMÃ E``, ``DÂ MICRUNESIA``) replaced by a placeholder, and the placeholder (a
+    space when there is none to replace); None when the text holds every placeholder.
+    ftfy's segment step reads such a lead and space as a UTF-8 sequence whose no-break
+    space became a space ("DÂ M" → "D\u00a0M"), which a word in capitals is not."""
     if _CAPITAL_WORD_END.search(text) is None:
         return text, " "
     placeholder = next((c for c in _PLACEHOLDERS if c not in text), None)
@@ -592,18 +593,37 @@ def _capital_words_kept(text: str) -> tuple[str, str] | None:
     last = 0
     for token in _TOKEN.finditer(text):
         end = token.end()
-        if end < len(text) and text[end] == " " and _capital_word(token.group()):
+        if end < len(text) and text[end] == " " and _capital_word(token.group(), bare=True):
             out += [text[last:end], placeholder]
             last = end + 1
     return "".join([*out, text[last:]]), placeholder
 
 
-def _capital_word(token: str) -> bool:
-    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``DÂ``)."""
+def _capital_words_kept(text: str, fixed: str) -> str:
+    """*fixed* with each token of *text* that ends a word in capitals with a lead
+    character (``IRMÃ E``, ``KÂMITÂ”``) given back: ftfy's segment step reads such a lead
+    and the character after it as a UTF-8 sequence ("IRMÃ E" → "IRMà E"), which a word
+    in capitals is not. (:func:`_capital_spaces` keeps the tokens of both in step.)"""
+    if _CAPITAL_WORD_END.search(text) is None:
+        return fixed
+    before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
+    if len(before) != len(after):
+        return fixed
+    kept = [
+        old if old != new and _capital_word(old) else new
+        for old, new in zip(before, after, strict=True)
+    ]
+    return "".join(kept)
+
+
+def _capital_word(token: str, *, bare: bool = False) -> bool:
+    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``DÂ``), or
+    unless *bare*, with a lead and closing punctuation (``MAÇÃ,``, ``KÂMITÂ”``)."""
+    word = token if bare else token.rstrip(",.;:!?)]}»”’\"'")
     return (
-        len(token) >= 2
-        and _CAPITAL_WORD_END.search(token + " ", len(token) - 1) is not None
-        and token.isupper()
+        len(word) >= 2
+        and _CAPITAL_WORD_END.search(word, len(word) - 1) is not None
+        and word.isupper()
     )
 
 
