@@ -258,17 +258,15 @@ def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
         # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
         # around lost characters, not a reading of real bytes.
         return STOP
-    if a0 is not None:
-        # A no-break space restored: the report names the rule that decided it.
-        return Finding(
-            kind,
-            fixed,
-            lossy="\ufffd" in fixed,
-            encoding="UTF-8",
-            rule=a0.rule,
-            evidence=a0.evidence,
-        )
-    return Finding(kind, fixed, lossy="\ufffd" in fixed, encoding="UTF-8")
+    # A no-break space restored: the report names the rule that decided it.
+    return Finding(
+        kind,
+        fixed,
+        lossy="\ufffd" in fixed,
+        encoding="UTF-8",
+        rule=None if a0 is None else a0.rule,
+        evidence=None if a0 is None else a0.evidence,
+    )
 
 
 def _exact_over_legacy(ctx: Context) -> Finding | None:
