@@ -183,8 +183,6 @@ class A0Spot:
     #: Where the UTF-8 sequence starts, and its length in bytes with the A0 restored.
     lead: int
     length: int
-    #: The character the sequence decodes to.
-    char: str
     #: The scripts (:func:`_script`) of the letters of the field once repaired.
     scripts: frozenset[str]
 
@@ -206,7 +204,8 @@ class A0Rule:
 
 @dataclass(frozen=True)
 class A0Found:
-    """The rule that decided the first no-break space restored, and the lead and space."""
+    """The rule that decided a no-break space restored, and the characters of its
+    sequence (the space it restored aside, when last)."""
 
     rule: str
     evidence: str
@@ -226,7 +225,7 @@ A0_RULES: tuple[A0Rule, ...] = (
     A0Rule(
         # A lead ending a word after a lowercase letter: a case break inside a word.
         "a0-after-lowercase",
-        lambda s: s.length == 2 and not s.lone and s.text[s.lead - 1].islower(),
+        lambda s: s.length == 2 and s.lead > 0 and s.text[s.lead - 1].islower(),
         ("voilÃ  le cafÃ© crÃ¨me", "voilà le café crème"),
     ),
     A0Rule(
@@ -263,15 +262,15 @@ def _a0_spots(text: str, encoding: str, repaired: str) -> list[A0Spot] | None:
     grave = set()
     for match in A_GRAVE_WORD_RE.finditer(raw):
         grave.add(match.start())
-        spots.append(A0Spot(text, encoding, match.start(), 2, "à", scripts))
+        spots.append(A0Spot(text, encoding, match.start(), 2, scripts))
     for match in ALTERED_UTF8_RE.finditer(raw):
         if match.start() in grave:
             continue
         try:
-            char = match.group().replace(b" ", b"\xa0").decode("utf-8")
+            match.group().replace(b" ", b"\xa0").decode("utf-8")
         except UnicodeDecodeError:
             return None
-        spots.append(A0Spot(text, encoding, match.start(), len(match.group()), char, scripts))
+        spots.append(A0Spot(text, encoding, match.start(), len(match.group()), scripts))
     return sorted(spots, key=lambda spot: spot.lead)
 
 
