@@ -8,6 +8,7 @@ import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
 from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
+from scrapy_charset.items.mojibake.fixes import A0_RULES, A0Rule, byte_a0_rules
 from scrapy_charset.items.textcheck import inspect_text
 from tests.test_pipeline import make, stats
 
@@ -270,3 +271,56 @@ def test_damage_left_in_a_long_field(filler: str) -> None:
         MojibakeKind.UTF8_AS_WINDOWS_1251,
         1,
     )
+
+
+# --- A no-break space that became a space (fixes.A0_RULES) -------------------------------
+
+
+@pytest.mark.parametrize("rule", A0_RULES, ids=[rule.name for rule in A0_RULES])
+def test_an_a0_rule_decides_its_example(rule: A0Rule) -> None:
+    damaged, repaired = rule.example
+    assert rule.name in byte_a0_rules(damaged)
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, rule.name)
+
+
+def test_every_restored_space_needs_an_a0_rule() -> None:
+    # "Å veices" (Šveices) is a one-letter word as far as the rules tell: ftfy would
+    # restore both spaces, so neither is restored.
+    text = "Å veices e atenÃ§Ã£o Ã s crianÃ§as"
+    assert byte_a0_rules(text) == ()
+    report = inspect_text(text)
+    assert report.repaired is not None
+    assert report.repaired.startswith("Å veices")
+    assert report.rule not in {rule.name for rule in A0_RULES}
+
+
+def test_the_a0_rules_have_distinct_names() -> None:
+    names = [rule.name for rule in A0_RULES]
+    assert len(set(names)) == len(names)
+
+
+# Correct text with a lead character before a space (CLDR's names in capitals, one-letter
+# words): no A0 rule decides it, alone or next to a damaged segment.
+A0_KEPT = [
+    pytest.param("IRMÃ E IRMÃO", id="portuguese-irma"),
+    pytest.param("SÃO TOMÉ E PRÍNCIPE, MAÇÃ VERDE", id="portuguese-maca"),
+    pytest.param("RIGGIUNI DÂ MICRUNESIA", id="corsican-micronesia"),
+    pytest.param("GWLAD YR IÂ", id="welsh-iceland"),
+    pytest.param("GWLAD YR IÂ A NORWY", id="welsh-iceland-mid-field"),
+    pytest.param("“PÔNDO TÎ KÂMITÂ”", id="sango-in-quotes"),
+    pytest.param("Å är ett ortnamn", id="swedish-one-letter-word"),
+]
+
+
+@pytest.mark.parametrize("text", A0_KEPT)
+def test_a_lead_before_a_space_in_correct_text_is_kept(text: str) -> None:
+    assert byte_a0_rules(text) == ()
+    assert inspect_text(text).clean
+    report = inspect_text(text + ", CafÃ© crÃ¨me")
+    assert report.repaired == text + ", Café crème"
+
+
+@pytest.mark.parametrize("text", A0_KEPT)
+def test_a_lead_before_a_space_is_kept_after_damage(text: str) -> None:
+    assert inspect_text("CafÃ© crÃ¨me: " + text).repaired == "Café crème: " + text

@@ -246,7 +246,7 @@ def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
     result = utf8_rounds(text, ctx.marks, ctx.evidence, ctx.layers)
     if result is None:
         return None
-    fixed, kind, segments = result
+    fixed, kind, segments, a0 = result
     if fixed == text:
         return Finding(kind, None, encoding="UTF-8", sure=False)
     if segments and not all_utf8(text) and ctx.legacy_repaired:
@@ -258,7 +258,15 @@ def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
         # ftfy's sloppy encodings read U+FFFD as 0x1A: what it found is a guess
         # around lost characters, not a reading of real bytes.
         return STOP
-    return Finding(kind, fixed, lossy="\ufffd" in fixed, encoding="UTF-8")
+    # A no-break space restored: the report names the rule that decided it.
+    return Finding(
+        kind,
+        fixed,
+        lossy="\ufffd" in fixed,
+        encoding="UTF-8",
+        rule=None if a0 is None else a0.rule,
+        evidence=None if a0 is None else a0.evidence,
+    )
 
 
 def _exact_over_legacy(ctx: Context) -> Finding | None:

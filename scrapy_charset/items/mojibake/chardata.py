@@ -78,8 +78,9 @@ class Finding:
     encoding: str | None = None
     #: False when the repair is a reading without the evidence a default repair needs.
     sure: bool = True
-    #: The rule that found the damage (a name of :data:`.badness.RULES`, or of the
-    #: reading that guesses), and the characters it fired on.
+    #: The rule that found the damage (a name of :data:`.badness.RULES`, of
+    #: :data:`.fixes.A0_RULES` for a no-break space restored, or of the reading that
+    #: guesses), and the characters it fired on.
     rule: str | None = None
     evidence: str | None = None
     #: The row of :data:`scrapy_charset.items.mojibake.FIXERS` that found it.

@@ -13,8 +13,12 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import ftfy
+from ftfy.chardata import ALTERED_UTF8_RE
+from ftfy.fixes import A_GRAVE_WORD_RE
 
 from scrapy_charset.items.mojibake.badness import (
     DECISIVE,
@@ -46,7 +50,14 @@ from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
-__all__ = ["c1_controls", "lossy_sequences", "utf8_as_shift_jis", "utf8_rounds"]
+__all__ = [
+    "A0_RULES",
+    "byte_a0_rules",
+    "c1_controls",
+    "lossy_sequences",
+    "utf8_as_shift_jis",
+    "utf8_rounds",
+]
 
 UTF8_AS_WINDOWS_1252 = MojibakeKind.UTF8_AS_WINDOWS_1252
 UTF8_DOUBLE_ENCODED = MojibakeKind.UTF8_DOUBLE_ENCODED
@@ -85,9 +96,36 @@ _AS_1252 = {"latin-1", "sloppy-windows-1252", "windows-1252"}
 _C1_STEP = ("transcode", "fix_c1_controls")
 
 
-def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
-    """ftfy's encoding fixes: (repaired, rounds, kind, segment by segment) or None."""
-    explained = ftfy.fix_encoding_and_explain(text, config=_FTFY_CONFIG)
+def _ftfy_step(
+    text: str, *, a0: bool = False
+) -> tuple[str, int, MojibakeKind, bool, A0Found | None] | None:
+    """ftfy's encoding fixes: (repaired, rounds, kind, segment by segment, the A0 rule
+    that restored a no-break space) or None. With *a0* (the text has enough evidence),
+    ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
+    restores is decided by one of :data:`A0_RULES`."""
+    kept = _capital_spaces(text)
+    if kept is None:
+        return None
+    protected, placeholder = kept
+    if a0 and _LEAD_SPACE.search(protected) is not None:
+        explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
+        found = _a0_decided(protected, explained.explanation or [])
+        if found is not None:
+            step = _plan_step(protected, explained)
+            if step is not None:
+                fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
+                return (fixed, *step[1:], found[0])
+    step = _plan_step(protected, ftfy.fix_encoding_and_explain(protected, config=_FTFY_CONFIG))
+    if step is None:
+        return None
+    return (_capital_words_kept(text, step[0].replace(placeholder, " ")), *step[1:], None)
+
+
+def _plan_step(
+    text: str, explained: ftfy.ExplainedText
+) -> tuple[str, int, MojibakeKind, bool] | None:
+    """The UTF-8 steps of ftfy's plan *explained* for *text*: (repaired, rounds, kind,
+    segment by segment) or None."""
     plan = [(operation, name) for operation, name in explained.explanation or []]
     rounds = 0
     kind = UTF8_AS_WINDOWS_1252
@@ -123,6 +161,170 @@ def _ftfy_step(text: str) -> tuple[str, int, MojibakeKind, bool] | None:
     if not isinstance(fixed, str):
         return None
     return fixed, rounds, kind, segments
+
+
+# --- A no-break space that became a space (ftfy's restore_byte_a0) -------------------------
+
+_A0_CONFIG = _FTFY_CONFIG._replace(restore_byte_a0=True)
+_RESTORE_A0 = ("transcode", "restore_byte_a0")
+_SEGMENTS_STEP = ("apply", "decode_inconsistent_utf8")
+#: A non-ASCII character before a space: the shape of every sequence restore_byte_a0
+#: can restore (a lead, or a continuation, then the space).
+_LEAD_SPACE = re.compile("[^\x00-\x7f] ")
+
+
+@dataclass(frozen=True)
+class A0Spot:
+    """A space that ftfy's restore_byte_a0 reads as a lost no-break space (byte A0), in a
+    layer of text whose characters are the bytes of *encoding*, one each."""
+
+    text: str
+    encoding: str
+    #: Where the UTF-8 sequence starts, and its length in bytes with the A0 restored.
+    lead: int
+    length: int
+    #: The scripts (:func:`_script`) of the letters of the field once repaired.
+    scripts: frozenset[str]
+
+    @property
+    def lone(self) -> bool:
+        """The lead starts a word: nothing before it but a non-letter, or nothing."""
+        return self.lead == 0 or not self.text[self.lead - 1].isalnum()
+
+
+@dataclass(frozen=True)
+class A0Rule:
+    """A named rule deciding that a space was a no-break space: *test* true on the spot;
+    *example* is a damaged field it decides, and its repair."""
+
+    name: str
+    test: Callable[[A0Spot], bool]
+    example: tuple[str, str]
+
+
+@dataclass(frozen=True)
+class A0Found:
+    """The rule that decided a no-break space restored, and the characters of its
+    sequence (the space it restored aside, when last)."""
+
+    rule: str
+    evidence: str
+
+
+#: Shapes of a lead and a space that only a lost no-break space makes, tried in order on
+#: each space restore_byte_a0 restores. Correct text ends words in capitals with such
+#: leads ("IRMÃ E", "DÂ MICRUNESIA") and one-letter words are leads ("Å" in Swedish):
+#: no rule decides those.
+A0_RULES: tuple[A0Rule, ...] = (
+    A0Rule(
+        # A three- or four-byte sequence with the space among its continuation bytes.
+        "a0-in-long-sequence",
+        lambda s: s.length >= 3,
+        ("à¸ à¸²à¸©à¸²à¹„à¸—à¸¢", "ภาษาไทย"),
+    ),
+    A0Rule(
+        # A lead ending a word after a lowercase letter: a case break inside a word.
+        "a0-after-lowercase",
+        lambda s: s.length == 2 and s.lead > 0 and s.text[s.lead - 1].islower(),
+        ("voilÃ  le cafÃ© crÃ¨me", "voilà le café crème"),
+    ),
+    A0Rule(
+        # "Â" or "Ã" alone, for a no-break space or "à": neither is a word of any language.
+        "a0-lone-lead-latin-1",
+        lambda s: s.length == 2 and s.lone and s.text[s.lead] in "ÂÃ",
+        ("com especial atenÃ§Ã£o Ã s crianÃ§as", "com especial atenção às crianças"),
+    ),
+    A0Rule(
+        # A lead alone that is a letter of a script the repaired field has no other letter
+        # of (windows-1251's "Г", for "à", among French words).
+        "a0-lone-lead-outside-alphabets",
+        lambda s: s.length == 2 and s.lone and _script(s.text[s.lead]) not in {"", *s.scripts},
+        (
+            "La rГ©gion se trouve Г lвЂ™ouest de lвЂ™Ukraine",
+            "La région se trouve à l’ouest de l’Ukraine",
+        ),
+    ),
+)
+
+
+def _a0_spots(text: str, encoding: str, repaired: str) -> list[A0Spot] | None:
+    """The spaces of *text* that restore_byte_a0 restores when *text* is read back as
+    *encoding*, as it does: "Ã" and a space before a word becomes "à" and the space
+    (A_GRAVE_WORD_RE), other leads or continuations and a space a sequence."""
+    try:
+        raw = text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return None
+    if len(raw) != len(text):
+        return None
+    scripts = frozenset(_script(c) for c in repaired if c.isalpha())
+    spots: list[A0Spot] = []
+    grave = set()
+    for match in A_GRAVE_WORD_RE.finditer(raw):
+        grave.add(match.start())
+        spots.append(A0Spot(text, encoding, match.start(), 2, scripts))
+    for match in ALTERED_UTF8_RE.finditer(raw):
+        if match.start() in grave:
+            continue
+        try:
+            match.group().replace(b" ", b"\xa0").decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        spots.append(A0Spot(text, encoding, match.start(), len(match.group()), scripts))
+    return sorted(spots, key=lambda spot: spot.lead)
+
+
+def _spot_rule(spot: A0Spot) -> str | None:
+    for rule in A0_RULES:
+        if rule.test(spot):
+            return rule.name
+    return None
+
+
+def _a0_decided(
+    text: str, explanation: list[ftfy.ExplanationStep], *, weigh_layers: bool = True
+) -> list[A0Found] | None:
+    """The rule that decides each space ftfy's *explanation* for *text* restores as a
+    no-break space, when the plan restores some, undoes each layer whole (no segment
+    step), and every space is decided by a rule of :data:`A0_RULES` in a layer with
+    enough evidence of its own (*weigh_layers*; the first layer's is the caller's to
+    count); else None."""
+    plan = [(operation, name) for operation, name in explanation]
+    if _RESTORE_A0 not in plan or _SEGMENTS_STEP in plan:
+        return None
+    repaired = ftfy.apply_plan(text, plan)
+    found: list[A0Found] = []
+    for at, step in enumerate(plan):
+        if step != _RESTORE_A0:
+            continue
+        if at == 0 or plan[at - 1][0] != "encode":
+            return None
+        layer = ftfy.apply_plan(text, plan[: at - 1]) if at > 1 else text
+        if at > 1 and weigh_layers and not evidence(layer, until=Evidence.is_enough).enough:
+            return None
+        spots = _a0_spots(layer, plan[at - 1][1], repaired)
+        if not spots:
+            return None
+        for spot in spots:
+            rule = _spot_rule(spot)
+            if rule is None:
+                return None
+            sequence = layer[spot.lead : spot.lead + spot.length]
+            found.append(A0Found(rule, sequence.rstrip() or sequence))
+    return found or None
+
+
+def byte_a0_rules(text: str) -> tuple[str, ...]:
+    """The rule of :data:`A0_RULES` that decides each no-break space ftfy's
+    restore_byte_a0 restores in *text*, when every one is decided and each layer is undone
+    whole; else an empty tuple. (A repair also needs enough evidence of damage elsewhere
+    in the text, which this does not weigh.)"""
+    kept = _capital_spaces(text)
+    if kept is None or _LEAD_SPACE.search(kept[0]) is None:
+        return ()
+    explained = ftfy.fix_encoding_and_explain(kept[0], config=_A0_CONFIG)
+    found = _a0_decided(kept[0], explained.explanation or [], weigh_layers=False)
+    return tuple(f.rule for f in found or ())
 
 
 _SEQUENCES = (
@@ -297,11 +499,12 @@ def utf8_rounds(
     marks: Marks | None = None,
     counted: Evidence | None = None,
     layers: Scanned | None = None,
-) -> tuple[str, MojibakeKind, bool] | None:
+) -> tuple[str, MojibakeKind, bool, A0Found | None] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
-    Returns (repaired, kind, repaired segment by segment), or None; *repaired* is the
-    text itself for damage that is reported without a repair. ftfy decides first
+    Returns (repaired, kind, repaired segment by segment, the rule of :data:`A0_RULES`
+    that restored a no-break space), or None; *repaired* is the text itself for damage
+    that is reported without a repair. ftfy decides first
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
     windows-1251). *marks* and *counted* are the text's marks and its evidence (counted
@@ -315,6 +518,7 @@ def utf8_rounds(
     kinds: list[MojibakeKind] = []
     rounds: list[int] = []
     segments: list[bool] = []
+    a0: list[A0Found | None] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
         if text is original and counted is not None:
@@ -326,10 +530,9 @@ def utf8_rounds(
                 layers[text] = layer_marks, seen
         if not seen.some:
             break
-        step = _ftfy_step(text)
+        step = _ftfy_step(text, a0=seen.enough)
         if step is not None:
-            fixed, more, step_kind, step_segments = step
-            fixed = _capital_words_kept(text, fixed)
+            fixed, more, step_kind, step_segments, step_a0 = step
         else:
             # Each layer is judged on its own evidence: a field that was damaged once is
             # not known to be damaged again, but its tokens the layer left are.
@@ -339,7 +542,7 @@ def utf8_rounds(
                 found = _segment_step(text, untouched)
             if found is None:
                 break
-            (fixed, step_kind), more, step_segments = found, 1, True
+            (fixed, step_kind), more, step_segments, step_a0 = found, 1, True, None
         if fixed == text:
             break
         chain.append(fixed)
@@ -347,6 +550,7 @@ def utf8_rounds(
         kinds.append(step_kind)
         rounds.append(more)
         segments.append(step_segments)
+        a0.append(step_a0)
         text = fixed
     text, used = choose_layers(chain, weak)
     if used == 0:
@@ -354,26 +558,51 @@ def utf8_rounds(
             # A layer on weak sequences only, no less implausible than the text: damage
             # that cannot be told from correct text of the same shape is reported, not
             # repaired ("OÃ™ ET QUAND?" next to CLDR's Yoruba "ÈMÌRÂ®").
-            return original, kinds[0], segments[0]
+            return original, kinds[0], segments[0], None
         return None
     total = sum(rounds[:used])
     if total > 1 and not _double_encoded(original, text):
         total = 1  # two separate single repairs (ftfy's, then a token it left)
     kind = UTF8_DOUBLE_ENCODED if total > 1 else kinds[0]
-    return text, kind, any(segments[:used])
+    restored = next((found for found in a0[:used] if found is not None), None)
+    return text, kind, any(segments[:used]), restored
 
 
 #: Characters of windows-1252 that are a UTF-8 lead byte and end words in capitals
-#: (Portuguese IRMÃ, MAÇÃ, AMANHÃ; Å, Ð): the lead of a sequence whose no-break space
-#: became a space only when the word is not one of capitals.
+#: (Portuguese IRMÃ, MAÇÃ, AMANHÃ; Corsican DÂ, Welsh IÂ; Å, Ð): the lead of a sequence
+#: whose no-break space became a space only when the word is not one of capitals.
 _CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
+#: Characters that stand for a kept space while ftfy reads the text (no sequence takes
+#: them as a continuation byte, and ftfy's encoding fixes leave them as they are).
+_PLACEHOLDERS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+
+
+def _capital_spaces(text: str) -> tuple[str, str] | None:
+    """*text* with the space after each word in capitals that ends with a lead character
+    (``IRMÃ E``, ``DÂ MICRUNESIA``) replaced by a placeholder, and the placeholder (a
+    space when there is none to replace); None when the text holds every placeholder.
+    ftfy's segment step reads such a lead and space as a UTF-8 sequence whose no-break
+    space became a space ("DÂ M" → "D\u00a0M"), which a word in capitals is not."""
+    if _CAPITAL_WORD_END.search(text) is None:
+        return text, " "
+    placeholder = next((c for c in _PLACEHOLDERS if c not in text), None)
+    if placeholder is None:
+        return None
+    out: list[str] = []
+    last = 0
+    for token in _TOKEN.finditer(text):
+        end = token.end()
+        if end < len(text) and text[end] == " " and _capital_word(token.group(), bare=True):
+            out += [text[last:end], placeholder]
+            last = end + 1
+    return "".join([*out, text[last:]]), placeholder
 
 
 def _capital_words_kept(text: str, fixed: str) -> str:
     """*fixed* with each token of *text* that ends a word in capitals with a lead
-    character before a space (``IRMÃ E``) given back: ftfy's segment step reads such a
-    lead and space as a UTF-8 sequence whose no-break space became a space ("IRMÃ E" →
-    "IRMà E"), which a word in capitals is not."""
+    character (``IRMÃ E``, ``KÂMITÂ”``) given back: ftfy's segment step reads such a lead
+    and the character after it as a UTF-8 sequence ("IRMÃ E" → "IRMà E"), which a word
+    in capitals is not. (:func:`_capital_spaces` keeps the tokens of both in step.)"""
     if _CAPITAL_WORD_END.search(text) is None:
         return fixed
     before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
@@ -386,9 +615,10 @@ def _capital_words_kept(text: str, fixed: str) -> str:
     return "".join(kept)
 
 
-def _capital_word(token: str) -> bool:
-    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``MAÇÃ,``)."""
-    word = token.rstrip(",.;:!?)]}»”’\"'")
+def _capital_word(token: str, *, bare: bool = False) -> bool:
+    """*token* is a word in capitals ending with a lead character (``IRMÃ``, ``DÂ``), or
+    unless *bare*, with a lead and closing punctuation (``MAÇÃ,``, ``KÂMITÂ”``)."""
+    word = token if bare else token.rstrip(",.;:!?)]}»”’\"'")
     return (
         len(word) >= 2
         and _CAPITAL_WORD_END.search(word, len(word) - 1) is not None
