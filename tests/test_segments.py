@@ -8,7 +8,7 @@ import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
 from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
-from scrapy_charset.items.mojibake.fixes import A0_RULES, A0Rule, byte_a0_rules
+from scrapy_charset.items.mojibake.fixes import A0_RULES, A0Rule, a0_left, byte_a0_rules
 from scrapy_charset.items.textcheck import inspect_text
 from tests.test_pipeline import make, stats
 
@@ -319,8 +319,40 @@ def test_a_lead_before_a_space_in_correct_text_is_kept(text: str) -> None:
     assert inspect_text(text).clean
     report = inspect_text(text + ", CafÃ© crÃ¨me")
     assert report.repaired == text + ", Café crème"
+    assert a0_left(report.repaired) == 0
 
 
 @pytest.mark.parametrize("text", A0_KEPT)
 def test_a_lead_before_a_space_is_kept_after_damage(text: str) -> None:
-    assert inspect_text("CafÃ© crÃ¨me: " + text).repaired == "Café crème: " + text
+    report = inspect_text("CafÃ© crÃ¨me: " + text)
+    assert report.repaired == "Café crème: " + text
+    assert a0_left(report.repaired) == 0
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired", "left"),
+    [
+        # ftfy's Latvian and Lithuanian cases: "Š" (C5 A0) lost its no-break space, and
+        # the lead "Å" alone is no letter of the field's alphabet.
+        pytest.param(
+            "Å veices baÅ†Ä·ieri gaida", "Å veices baņķieri gaida", 1, id="latvian-sveices"
+        ),
+        pytest.param(
+            "Å iaip ÄÆdomu, kaip ÄÆsivaizduoji. VisÅ³ pirma",
+            "Å iaip įdomu, kaip įsivaizduoji. Visų pirma",
+            1,
+            id="lithuanian-siaip",
+        ),
+        # A one-letter word of the field's own language is no damage left.
+        pytest.param("Í gÃ¦r fÃ³r hann", "Í gær fór hann", 0, id="icelandic-i"),
+        pytest.param("Ô tÃ´ Ä‘iá»‡n", "Ô tô điện", 0, id="vietnamese-o"),
+        pytest.param(
+            "Å är en älv i SkellefteÃ¥ kommun", "Å är en älv i Skellefteå kommun", 0, id="swedish-a"
+        ),
+    ],
+)
+def test_a_lone_lead_a_repair_left_is_damage_left(damaged: str, repaired: str, left: int) -> None:
+    assert a0_left(repaired) == left
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert report.remaining_segments == left

@@ -41,7 +41,7 @@ from scrapy_charset.items.mojibake.badness import (
     weigh,
 )
 from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
-from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns
+from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns, a0_left
 from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.whatwg import singlebyte
 
@@ -153,7 +153,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     left_kind, left = (
         (remaining.kind, _segments_left(repaired, remaining))
         if remaining is not None
-        else _damage_left(value, marks, repaired)
+        else _left_after_repair(value, marks, repaired)
         if repaired is not None
         else (None, 0)
     )
@@ -216,6 +216,17 @@ _MAX_LOOKUPS = 64
 #: repair keeps their number); a longer token that changed is taken to hold what it held.
 _MAX_ALIGNED_TOKENS = 2000
 _MAX_ALIGNED_CHARS = 4000
+
+
+def _left_after_repair(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
+    """The damage a repair of *value* left in *repaired*: its sequences
+    (:func:`_damage_left`), and the lone leads whose no-break space became a space that
+    no rule restored (:func:`.fixes.a0_left`), counted as UTF-8 read as windows-1252."""
+    kind, left = _damage_left(value, marks, repaired)
+    lost = a0_left(repaired)
+    if not lost:
+        return kind, left
+    return kind or MojibakeKind.UTF8_AS_WINDOWS_1252, left + lost
 
 
 def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:

@@ -46,7 +46,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
     sequence_pattern,
 )
-from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.plausible import EVERY_ALPHABET, alphabets, implausible
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
@@ -312,6 +312,42 @@ def _a0_decided(
             sequence = layer[spot.lead : spot.lead + spot.length]
             found.append(A0Found(rule, sequence.rstrip() or sequence))
     return found or None
+
+
+#: A capital that is a UTF-8 lead (0xC2-0xDE in windows-1252, but the multiplication
+#: sign) alone before a space: what a two-byte sequence whose no-break space became a
+#: space leaves ("Å veices" for "Šveices").
+_LONE_LEAD = re.compile("(?<![^\\W_])[\u00c2-\u00d6\u00d8-\u00de](?= )")
+
+
+def a0_left(repaired: str) -> int:
+    """How many lone leads before a space (:data:`_LONE_LEAD`) a repair left in
+    *repaired* that a lost no-break space explains and no rule of :data:`A0_RULES`
+    decided: the character the lead and a no-break space are in UTF-8 ("Š") is a letter
+    of more of the alphabets the field's other non-ASCII letters share than the lead is
+    (Latvian "Å veices baņķieri"). A one-letter word of the field's own language ("Í
+    gær", "Ô tô", Swedish "Å") is not counted."""
+    if _LONE_LEAD.search(repaired) is None:
+        return 0
+    leads = list(_LONE_LEAD.finditer(repaired))
+    lone = {m.start() for m in leads}
+    shared = EVERY_ALPHABET
+    for at, c in enumerate(repaired):
+        if not c.isascii() and c.isalpha() and at not in lone:
+            shared &= alphabets(c)
+    if shared in (0, EVERY_ALPHABET):
+        return 0  # letters of no one alphabet, or none: the field's language is not told
+    return sum(_fits(_a0_decoded(m.group()), shared) > _fits(m.group(), shared) for m in leads)
+
+
+def _a0_decoded(lead: str) -> str:
+    """The character *lead* and a no-break space are in UTF-8, as windows-1252 reads it."""
+    return bytes((ord(lead), 0xA0)).decode("utf-8")
+
+
+def _fits(c: str, shared: int) -> int:
+    """How many of the alphabets *shared* use *c*."""
+    return (alphabets(c) & shared).bit_count()
 
 
 def byte_a0_rules(text: str) -> tuple[str, ...]:

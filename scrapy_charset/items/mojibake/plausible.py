@@ -32,6 +32,7 @@ from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 __all__ = [
     "CASES",
     "CASE_BREAK",
+    "EVERY_ALPHABET",
     "NOT_TEXT",
     "NO_COMMON_ALPHABET",
     "SYMBOL_IN_WORD",
@@ -54,6 +55,8 @@ NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
 _MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
 #: Every alphabet: what a character that is no letter is compatible with.
 _ANY = (1 << 4096) - 1
+#: :func:`alphabets` of a character that is no letter.
+EVERY_ALPHABET = _ANY
 
 
 @functools.lru_cache(maxsize=8192)
