@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from scrapy_charset.items.mojibake.badness import (
     DECISIVE,
     LONE_LATIN_RULE,
+    MIN_DECISIVE,
     Evidence,
     Marks,
     Scanned,
+    cp437_evidence,
     evidence,
     scan,
     shift_jis_marks,
@@ -47,9 +49,11 @@ from scrapy_charset.items.mojibake.chardata import (
     UTF8_READINGS,
     Finding,
     MojibakeKind,
+    encode_reading,
     encode_windows_1252,
 )
 from scrapy_charset.items.mojibake.fixes import (
+    CP437_READINGS,
     _reading_patterns,
     all_utf8,
     c1_controls,
@@ -297,6 +301,13 @@ FIXERS: tuple[Fixer, ...] = (
         example=("Rep√Їblica do Peru, Somália", "República do Peru, Somália"),
     ),
     Fixer(
+        "utf8-as-cp437",
+        lambda ctx: bool(ctx.marks.cp437),
+        lambda ctx: _utf8_as_cp437(ctx.text, ctx.marks),
+        safe=True,
+        example=("─îe┼ítina", "Čeština"),
+    ),
+    Fixer(
         "utf8-as-shift-jis",
         lambda ctx: shift_jis_marks(ctx.text, ctx.marks),
         lambda ctx: utf8_as_shift_jis(ctx.text),
@@ -502,3 +513,36 @@ def _utf8_as_mac_cyrillic(text: str, marks: Marks) -> Finding | None:
 
 
 _MAC_CYRILLIC_SEQUENCE = _reading_patterns("x-mac-cyrillic")[1]
+
+
+def _utf8_as_cp437(text: str, marks: Marks) -> Finding | None:
+    """UTF-8 read as cp437 (:attr:`.badness.Marks.cp437`), with a decisive sequence by
+    :func:`.badness.cp437_evidence`: undone whole when the text's cp437 bytes are UTF-8 and
+    the repair is more plausible, else segment by segment as
+    :func:`.fixes.other_segments` repairs them, else reported without a repair."""
+    found = cp437_evidence(text, marks)
+    if found.decisive < MIN_DECISIVE:
+        return None
+    raw = encode_reading(text, CP437_READINGS[0])
+    repaired: str | None = None
+    if raw is not None:
+        try:
+            whole = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            whole = None
+        if (
+            whole is not None
+            and not any(unicodedata.category(c) in _NOT_TEXT for c in whole)
+            and implausible(text, whole) is None
+        ):
+            repaired = whole
+    if repaired is None:
+        segments = other_segments(text, CP437_READINGS)
+        repaired = segments[0] if segments is not None else None
+    return Finding(
+        MojibakeKind.UTF8_AS_OTHER,
+        repaired,
+        encoding="UTF-8",
+        rule=found.rule,
+        evidence=found.sequence,
+    )

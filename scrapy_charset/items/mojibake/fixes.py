@@ -32,6 +32,7 @@ from scrapy_charset.items.mojibake.badness import (
 )
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
+    CP437,
     FROM_LATIN1,
     OTHER_READINGS,
     WINDOWS_1251_HIGH,
@@ -39,12 +40,12 @@ from scrapy_charset.items.mojibake.chardata import (
     Finding,
     MojibakeKind,
     encode_windows_1251,
+    encode_reading,
     encode_windows_1252,
+    high_half,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
-from scrapy_charset.whatwg import singlebyte
-from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = ["c1_controls", "lossy_sequences", "utf8_as_shift_jis", "utf8_rounds"]
 
@@ -470,13 +471,16 @@ def _browser_windows_1252(raw: bytes) -> str:
 #: The readings whose segments are looked for: ftfy's other single-byte readings, and
 #: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
 SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
+#: cp437's segments are repaired on its own evidence (:func:`.badness.cp437_evidence`),
+#: never chosen among the others'.
+CP437_READINGS = (CP437,)
 
 
 @functools.cache
 def _reading_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A run of characters *name* encodes (no space), and one UTF-8 sequence as *name*
     shows it."""
-    table = HIGH_HALVES[name]
+    table = high_half(name)
     repertoire = re.escape("".join(c for c in table if c != "\ufffd"))
     return (
         re.compile(f"[!-~{repertoire}]+"),
@@ -492,9 +496,12 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
     out: list[str] = []
     last = decisive = weak = 0
     for match in sequence.finditer(token):
+        raw = encode_reading(match.group(), name)
         try:
-            decoded = singlebyte.encode(match.group(), name).decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
+            decoded = raw.decode("utf-8") if raw is not None else None
+        except UnicodeDecodeError:
+            continue
+        if decoded is None:
             continue
         if any(unicodedata.category(c) in ("Cc", "Cn", "Co", "Cs") for c in decoded):
             continue
@@ -511,8 +518,10 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
     return repaired, decisive, weak
 
 
-def other_segments(text: str) -> tuple[str, str, int] | None:
-    """UTF-8 read as one of :data:`SEGMENT_READINGS` in segments of *text*: (repaired,
+def other_segments(
+    text: str, names: tuple[str, ...] = SEGMENT_READINGS
+) -> tuple[str, str, int] | None:
+    """UTF-8 read as one of *names* in segments of *text*: (repaired,
     reading, segments repaired) for the reading that repairs the most, or None.
 
     Each run of characters the reading encodes is judged alone: its repair must be more
@@ -521,7 +530,7 @@ def other_segments(text: str) -> tuple[str, str, int] | None:
     accented text around them neither vetoes them nor lends them evidence.
     """
     best: tuple[str, str, int] | None = None
-    for name in SEGMENT_READINGS:
+    for name in names:
         run, _sequence = _reading_patterns(name)
         pieces: list[str] = []
         last = count = decisive = weak = 0

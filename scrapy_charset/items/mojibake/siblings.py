@@ -35,13 +35,14 @@ from collections.abc import Callable
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
+    CP437,
     OTHER_READINGS,
+    encode_reading,
     encode_windows_1252,
+    high_half,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, implausible
-from scrapy_charset.whatwg import singlebyte
-from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = ["MARGIN", "READINGS", "RULE", "changed", "competing", "reading", "score"]
 
@@ -49,7 +50,7 @@ __all__ = ["MARGIN", "READINGS", "RULE", "changed", "competing", "reading", "sco
 RULE = "sibling-reading"
 
 #: The single-byte readings of UTF-8 that compete for a segment.
-READINGS = ("windows-1252", "windows-1251", *OTHER_READINGS, "x-mac-cyrillic")
+READINGS = ("windows-1252", "windows-1251", *OTHER_READINGS, "x-mac-cyrillic", CP437)
 
 #: How much more likely (natural log) a repair must be than every other reading.
 MARGIN = 9.0
@@ -173,13 +174,13 @@ def _case_breaks(text: str) -> int:
 def _leads(name: str) -> frozenset[str]:
     """The characters *name* shows UTF-8 lead bytes as: a segment without any has no
     sequence in that reading."""
-    return frozenset(HIGH_HALVES[name][0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}
+    return frozenset(high_half(name)[0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}
 
 
 @functools.cache
 def _sequence(name: str) -> re.Pattern[str]:
     extra = C1_RANGE if name == "windows-1252" else ""
-    return re.compile(sequence_pattern(HIGH_HALVES[name], extra, one=True))
+    return re.compile(sequence_pattern(high_half(name), extra, one=True))
 
 
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
@@ -198,21 +199,16 @@ _NOT_TEXT_ABOVE_ASCII = _NotText()
 
 
 def _bytes(sequence: str, name: str) -> bytes | None:
-    if name == "windows-1252":
-        return encode_windows_1252(sequence)
-    try:
-        return singlebyte.encode(sequence, name)
-    except UnicodeEncodeError:
-        return None
+    return encode_reading(sequence, name)
 
 
 @functools.cache
 def _encodable(name: str) -> frozenset[str]:
     """The characters *name* has a byte for."""
     if name == "windows-1252":  # the browser's table, and latin-1's C1 controls
-        shown = {chr(c) for c in range(0x100)} | set(HIGH_HALVES[name])
+        shown = {chr(c) for c in range(0x100)} | set(high_half(name))
         return frozenset(c for c in shown if encode_windows_1252(c) is not None)
-    return frozenset(chr(c) for c in range(0x80)) | frozenset(HIGH_HALVES[name]) - {"\ufffd"}
+    return frozenset(chr(c) for c in range(0x80)) | frozenset(high_half(name)) - {"\ufffd"}
 
 
 @functools.lru_cache(maxsize=16384)
