@@ -1120,9 +1120,7 @@ RULES: tuple[Rule, ...] = (
         # A box-drawing lead and a character that is not box drawing, at the end of a word
         # ("caf├⌐" is "café").
         "box-drawing-ends-a-word",
-        lambda s: (
-            s.before.isalpha() and not s.after.isalnum() and s.sequence[-1] not in _BOX
-        ),
+        lambda s: s.before.isalpha() and not s.after.isalnum() and s.sequence[-1] not in _BOX,
         ("f", "├⌐", " ", "cp437"),
         readings=_CP437_ONLY,
         leads=CP437_BOX,
@@ -1130,9 +1128,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         # A box-drawing lead and a symbol, before a letter ("├¡s" is "ís", "├⌐t" is "ét").
         "box-drawing-symbol-before-a-letter",
-        lambda s: (
-            not s.sequence[-1].isalnum() and s.sequence[-1] not in _BOX and s.after.isalpha()
-        ),
+        lambda s: not s.sequence[-1].isalnum() and s.sequence[-1] not in _BOX and s.after.isalpha(),
         (" ", "├¡", "s", "cp437"),
         readings=_CP437_ONLY,
         leads=CP437_BOX,
