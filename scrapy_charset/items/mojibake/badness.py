@@ -228,7 +228,13 @@ _MAC_CYRILLIC_BRANCH = f"(?<=[{_MAC_CYRILLIC_LEADS}])(?=[{_MAC_CYRILLIC_CONTS}])
 # does not encode whole only: cp437's leads are not windows-1252's but for ß, µ and ±.
 _CP437_LEADS = _classes((CP437,), 0xC2, 0xF4)
 _CP437_CONTS = _classes((CP437,), 0x80, 0xBF)
-_CP437_BRANCH = f"(?:{_sequence_start(CP437, from_continuation=True)})(?P<cp437>)"
+_CP437_BRANCH = f"(?<=[{_CP437_LEADS}][{_CP437_CONTS}])(?P<cp437>)"
+# The two branches of a lead before the continuation character, behind one test of both:
+# most stops are neither, and one look back rejects them.
+_AFTER_A_LEAD = (
+    f"(?<=[{_SCRIPT_LEAD2}{_CP437_LEADS}][{_SCRIPT_CONTS}{_CP437_CONTS}])"
+    f"(?:{_SCRIPT_AFTER_LEAD_BRANCH}|{_CP437_BRANCH})"
+)
 _LEGACY_PAIR = f"(?=[{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<legacy>)"
 _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
@@ -237,8 +243,7 @@ def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.P
     """The marks' pattern: after the single-character mark, the branches *followed*, which
     need a continuation character of a reading next (or, with *legacy*, a windows-1252
     character): most stops are a letter before an ASCII one or before another letter of
-    its script, and one test rejects them all. Then the branches *then*, in this order
-    (without *legacy*, the cp437 branch last)."""
+    its script, and one test rejects them all. Then the branches *then*, in this order."""
     start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else _CP437_CONTS}"
     after = f"{_LATIN_CONTS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
     branches = [_SINGLE_BRANCH, f"(?=[{after}])(?:{'|'.join(followed)})", *then]
@@ -248,7 +253,7 @@ def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.P
 #: The marks of text that windows-1252 cannot encode whole.
 _MARK = _mark_pattern(
     [_SEQUENCE_BRANCH, _SCRIPT_BRANCH],
-    [_SCRIPT_AFTER_LEAD_BRANCH, _MAC_CYRILLIC_BRANCH, _CP437_BRANCH],
+    [_AFTER_A_LEAD, _MAC_CYRILLIC_BRANCH],
     legacy=False,
 )
 #: The marks of text that windows-1252 encodes whole, until the text is known to have a
