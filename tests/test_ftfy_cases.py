@@ -100,10 +100,6 @@ SIBLING_READING = (
     "windows-1250 reads 'MĂĄm' as 'Måm', about as likely by the pair table as "
     "ISO-8859-2's 'Mám': the segment is judged alone and reported (sibling-reading)"
 )
-OTHER_UNSEEN = (
-    "UTF-8 read as cp437 or a lone macintosh pair: not among the readings the "
-    "pre-filter looks for, or too short for their evidence"
-)
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin word (a gene name, IL2Rγc) is what the "
     "no-common-alphabet rule turns down"
@@ -129,9 +125,6 @@ NOT_EXACT = {
     ("plain", 94): WEAK_ONLY,  # French example containing non-breaking spaces
     ("plain", 160): WEAK_ONLY,  # Synthetic: mojibake with trademark sign at the end of a word
     ("plain", 13): BYTE_A0,  # Messy language names: Thai
-    ("plain", 18): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
-    ("plain", 19): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese
-    ("plain", 38): OTHER_UNSEEN,  # UTF-8 / Codepage 437 mixup in Russian
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
     ("plain", 49): SIBLING_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
     ("plain", 56): LEGACY_ONLY_C1,  # fancy Unicode crossing-out, but mojibaked
