@@ -636,6 +636,18 @@ def _add_latin(marks: Marks, text: str, position: int) -> None:
         _add_script(marks, text, position)
 
 
+_CP437_LEAD_SET = frozenset(high_half(CP437)[0xC2 - 0x80 : 0xF5 - 0x80])
+_CP437_CONT_SET = frozenset(high_half(CP437)[: 0xC0 - 0x80])
+
+
+def _add_cp437(marks: Marks, text: str, position: int) -> None:
+    """The cp437 branch's test, for a character another branch matched first: a Latin
+    lead or a script reading's continuation character can be cp437's first continuation
+    character ("ΓÇ£" holds "Ç£", a Latin pair)."""
+    if position > 0 and text[position - 1] in _CP437_LEAD_SET and text[position] in _CP437_CONT_SET:
+        marks.cp437 += (position - 1,)
+
+
 #: The branches whose mark has a Latin lead in the character before; with a Latin lead
 #: at the mark; with a mark of one character.
 _BEFORE_KINDS = frozenset({"latin_before", "latin_both", "single_after_lead"})
@@ -669,11 +681,13 @@ def scan(text: str) -> Marks:
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
+            _add_cp437(marks, text, position)
             continue
         if kind in _BEFORE_KINDS:  # the lead is the character before
             _add_latin(marks, text, position - 1)
         if kind in _LATIN_KINDS:
             _add_latin(marks, text, position)
+            _add_cp437(marks, text, position)
         elif kind in _SINGLE_KINDS:
             char = text[position]
             if char <= "\x9f":
@@ -697,6 +711,7 @@ def scan(text: str) -> Marks:
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
+        marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
     return marks
 
 
@@ -1115,10 +1130,10 @@ RULES: tuple[Rule, ...] = (
         leads=CP437_BOX,
     ),
     Rule(
-        # Box drawing and another character, between letters ("e┼ít", "iß║┐n").
+        # Box drawing and another character, between letters ("iß║┐n" is "iến").
         "box-drawing-inside-a-word",
         lambda s: s.before.isalpha() and s.after.isalpha() and _box_and_other(s.sequence),
-        ("e", "┼í", "t", "cp437"),
+        ("i", "ß║┐", "n", "cp437"),
         readings=_CP437_ONLY,
     ),
     Rule(
