@@ -96,10 +96,6 @@ BYTE_A0 = (
     "the byte is gone, and this package does not guess it back (the same shape is a "
     "Portuguese word in capitals before a space: IRMÃ E)"
 )
-SIBLING_READING = (
-    "windows-1250 reads 'MĂĄm' as 'Måm', about as likely by the pair table as "
-    "ISO-8859-2's 'Mám': the segment is judged alone and reported (sibling-reading)"
-)
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin word (a gene name, IL2Rγc) is what the "
     "no-common-alphabet rule turns down"
@@ -126,7 +122,6 @@ NOT_EXACT = {
     ("plain", 160): WEAK_ONLY,  # Synthetic: mojibake with trademark sign at the end of a word
     ("plain", 13): BYTE_A0,  # Messy language names: Thai
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
-    ("plain", 49): SIBLING_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
     ("plain", 56): LEGACY_ONLY_C1,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("plain", 96): BYTE_A0,  # Synthetic: we can recognize Ã in some cases when it's the on

@@ -341,6 +341,7 @@ def competing(
     before, after = _SEGMENT.findall(damaged), _SEGMENT.findall(repaired)
     if len(before) != len(after):
         before, after = [damaged], [repaired]
+    damage = [old for old, new in zip(before, after, strict=True) if old != new]
     for old, new in zip(before, after, strict=True):
         if old == new:
             continue
@@ -348,13 +349,24 @@ def competing(
         prior = max((PRIORS.get(name, 0.0) for name, other in found if other == new), default=0.0)
         least: float | None = None
         for name, other in found:
-            if other == new or name == own:
+            if other == new or name == own or _ruled_out(name, damage):
                 continue
             if least is None:
                 least = score(new) - MARGIN + prior
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+def _ruled_out(name: str, damage: list[str]) -> bool:
+    """The field rules the reading *name* out (``ruled-out-by-the-field``): a segment the
+    repair changed holds a character *name* has no byte for, so the field's damage is not
+    UTF-8 read as *name* ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as
+    "™" and a soft hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm")."""
+    if len(damage) < 2:
+        return False
+    encodable = _encodable(name)
+    return any(not encodable.issuperset(segment) for segment in damage)
 
 
 #: The rule's name, as reports give it: a repair no likelier than the damaged text.
