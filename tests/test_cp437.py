@@ -50,6 +50,8 @@ LEFT_ALONE = [
     pytest.param("Größe: 5 µm ± 0,5 µm, Straße", id="german-units"),
     pytest.param("«Καλημέρα» «Αθήνα»", id="greek-quotes"),
     pytest.param("░▒▓█ 50% ▓▒░", id="shades"),
+    pytest.param("┇┮╝ ┉╅ ├│┦", id="unicode-box-drawing-with-a-pair"),
+    pytest.param("╨╕┬┆╭┣", id="unicode-box-drawing-one-letter-pair"),
 ]
 
 
@@ -59,6 +61,20 @@ def test_correct_text_with_box_drawing_or_greek_is_left_alone(text: str, legacy:
     report = inspect_text(text, legacy=legacy)
     assert report.repaired is None
     assert report.clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("┰ä╟¥╭┇ú", id="a-character-cp437-lacks-in-the-token"),
+        pytest.param("▌╬ú", id="a-character-outside-every-sequence"),
+    ],
+)
+@pytest.mark.parametrize("legacy", [False, True], ids=["default", "legacy"])
+def test_a_token_that_is_not_all_sequences_is_not_repaired(text: str, legacy: bool) -> None:
+    # Its pairs are evidence (reported), but a token damaged as cp437 is made of its
+    # sequences and ASCII only.
+    assert inspect_text(text, legacy=legacy).repaired is None
 
 
 @pytest.mark.parametrize(

@@ -986,6 +986,8 @@ _DASHES = "–—"
 #: cp437's box-drawing characters, and its leads of three-byte sequences (Greek letters,
 #: ß, µ and math signs: 0xE0-0xEF).
 _BOX = frozenset(CP437_BOX)
+#: A character of Unicode's Box Drawing, Block Elements or Geometric Shapes blocks.
+_LINE_ART = re.compile("[\u2500-\u25ff]")
 _CP437_LEAD3 = high_half(CP437)[0xE0 - 0x80 : 0xF0 - 0x80]
 #: Letters that are a word of their own, in the Latin and Cyrillic alphabets whose UTF-8
 #: a cp437 reading shows as a box-drawing pair: "à" in French, "é" and "à" in Portuguese,
@@ -1170,12 +1172,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         # A pair alone as a word that is UTF-8 for a letter that is a word alone ("╨▓" is
-        # "в", "├á" is "à").
+        # "в", "├á" is "à"); not a piece of line art among others ("╨╕┬").
         "box-drawing-one-letter-word",
         lambda s: (
             len(s.sequence) == 2
             and not s.before.isalnum()
             and not s.after.isalnum()
+            and _LINE_ART.search(s.before + s.after) is None
             and _cp437_of(s.sequence) in _CP437_ONE_LETTER_WORDS
         ),
         (" ", "╨▓", " ", "cp437"),

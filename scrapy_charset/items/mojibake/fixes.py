@@ -468,24 +468,31 @@ def _browser_windows_1252(raw: bytes) -> str:
 
 # --- UTF-8 read as another single-byte encoding, segment by segment ----------------------
 
-#: The readings whose segments are looked for: ftfy's other single-byte readings, and
-#: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
-SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
 #: cp437's segments are repaired on its own evidence (:func:`.badness.cp437_evidence`),
 #: never chosen among the others'.
 CP437_READINGS = (CP437,)
 
+#: The readings whose segments are looked for: ftfy's other single-byte readings, and
+#: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
+SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
+
+
+#: Readings whose damaged run is a whole token made of its sequences and ASCII only:
+#: cp437's box drawing is line art's too, and a token with a character cp437 has no byte
+#: for ("┰ä╟¥╭┇"), or one outside every sequence ("▌╬ú"), is not UTF-8 read as cp437.
+WHOLE_TOKEN_READINGS = frozenset(CP437_READINGS)
+
 
 @functools.cache
 def _reading_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A run of characters *name* encodes (no space), and one UTF-8 sequence as *name*
-    shows it."""
+    """A run of characters *name* encodes (no space; for :data:`WHOLE_TOKEN_READINGS`, a
+    whole token), and one UTF-8 sequence as *name* shows it."""
     table = high_half(name)
     repertoire = re.escape("".join(c for c in table if c != "\ufffd"))
-    return (
-        re.compile(f"[!-~{repertoire}]+"),
-        re.compile(sequence_pattern(table, one=True)),
-    )
+    run = f"[!-~{repertoire}]+"
+    if name in WHOLE_TOKEN_READINGS:
+        run = f"(?<!\\S){run}(?!\\S)"
+    return re.compile(run), re.compile(sequence_pattern(table, one=True))
 
 
 def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
@@ -494,7 +501,7 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
     (:func:`.plausible.implausible`)."""
     _run, sequence = _reading_patterns(name)
     out: list[str] = []
-    last = decisive = weak = 0
+    last = decisive = weak = covered = 0
     for match in sequence.finditer(token):
         raw = encode_reading(match.group(), name)
         try:
@@ -510,7 +517,10 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
         weak += weight == WEAK
         out += [token[last : match.start()], decoded]
         last = match.end()
+        covered += match.end() - match.start()
     if not out or decisive + weak == 0:
+        return None
+    if name in WHOLE_TOKEN_READINGS and covered != sum(not c.isascii() for c in token):
         return None
     repaired = "".join([*out, token[last:]])
     if implausible(token, repaired) is not None:
