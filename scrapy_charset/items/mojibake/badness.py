@@ -6,7 +6,8 @@ scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-
 encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
 half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, an x-mac-cyrillic lead of
 a Latin or Cyrillic letter followed by a Cyrillic letter that is one of its continuation
-bytes ("Rep√Їblica"), or two windows-1252 characters in a row in text that windows-1252
+bytes ("Rep√Їblica"), a cp437 lead followed by its continuation character ("─îe┼ítina"),
+or two windows-1252 characters in a row in text that windows-1252
 can encode whole (a legacy double-byte character). :func:`suspicious` looks for these
 marks with one regular-expression pass at C speed; text without any is clean, and no
 further analysis runs. A Latin pair is a mark only where one reading has the lead and as
@@ -912,8 +913,9 @@ class Sequence:
 class Rule:
     """A named rule of the evidence: *test* true makes a sequence decisive; *example*
     (before, sequence, after, reading) is one it decides, and a test checks it does. With
-    *readings*, the rule is tried only on the sequences of those readings; with *leads*,
-    only on those that start with one of its characters."""
+    *readings*, the rule is tried only on the sequences of those readings (without, on
+    every reading's but cp437's, which only its own rules weigh); with *leads*, only on
+    those that start with one of its characters."""
 
     name: str
     test: Callable[[Sequence], bool]
