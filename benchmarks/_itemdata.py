@@ -214,6 +214,8 @@ def _damage(text: str, how: str) -> str:
         return decode(raw, "Shift_JIS")
     if how == "double-encoded utf-8":
         return windows_1252(windows_1252(raw).encode("utf-8"))
+    if how == "utf-8 as cp437":  # no browser's encoding: Python's codec
+        return raw.decode("cp437")
     if how.startswith("utf-8 as "):  # another single-byte encoding, as browsers decode it
         return decode(raw, how.removeprefix("utf-8 as "))
     raise ValueError(how)

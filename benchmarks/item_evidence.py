@@ -69,6 +69,7 @@ READINGS = (
     "ISO-8859-2",
     "macintosh",
     "x-mac-cyrillic",
+    "cp437",
 )
 
 

@@ -130,7 +130,10 @@ def test_every_mark_of_one_character_is_seen_by_the_byte_classes() -> None:
         assert b"S" in badness._characters(raw) or badness._C1_BYTES.search(raw), char
 
 
-_MARK_CHARS = "éèÃÂ©®’“”€™Ð¿Ñ€ÐšПіїєВІ\u00a0«»–—…ñÑ\x80\x92\x9dｱ縺√ÖÐ¹ú¶V«n中\ud800😀"
+_MARK_CHARS = (
+    "éèÃÂ©®’“”€™Ð¿Ñ€ÐšПіїєВІ\u00a0«»–—…ñÑ\x80\x92\x9dｱ縺√ÖÐ¹ú¶V«n中\ud800😀"
+    "─┼├╨╤ßΓΣαπ≡│┐╗║"  # cp437's leads and box drawing
+)
 sparse_text = st.lists(
     st.one_of(
         st.text(alphabet=st.characters(max_codepoint=0x7F), min_size=1, max_size=40),

@@ -101,14 +101,6 @@ A0_ONE_LETTER_WORD = (
     "'Šveices'): a lead alone is a one-letter word of the field's alphabet (Swedish Å), "
     "which no A0 rule decides"
 )
-SIBLING_READING = (
-    "windows-1250 reads 'MĂĄm' as 'Måm', about as likely by the pair table as "
-    "ISO-8859-2's 'Mám': the segment is judged alone and reported (sibling-reading)"
-)
-OTHER_UNSEEN = (
-    "UTF-8 read as cp437 or a lone macintosh pair: not among the readings the "
-    "pre-filter looks for, or too short for their evidence"
-)
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
     "and reported, as the pair table finds 'Rγc' no likelier than the damaged 'RÎ³c' "
@@ -148,11 +140,7 @@ WEAK_TO_A_LETTER = (
 NOT_EXACT = {
     ("plain", 94): WEAK_ONLY,  # French example containing non-breaking spaces
     ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of
-    ("plain", 18): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
-    ("plain", 19): OTHER_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese
-    ("plain", 38): OTHER_UNSEEN,  # UTF-8 / Codepage 437 mixup in Russian
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
-    ("plain", 49): SIBLING_READING,  # UTF-8 / ISO-8859-2 mixup in Czech
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("plain", 96): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã in some cases when it's the on
@@ -189,14 +177,10 @@ A0_LEFT = (
     "the repair with the extra layer leaves 'à' and the two spaces its no-break space and "
     "space became ('voilà  le'): no lead is left to tell"
 )
-CP437_UNSEEN = "UTF-8 read as cp437: not among the readings the pre-filter looks for"
 A0_ALONE = "a lead character then a space is the only damage: not looked for"
 
 #: (variant, case index) -> why a field not repaired exactly is reported clean.
 REPORTED_CLEAN = {
-    ("plain", 18): CP437_UNSEEN,  # Synthetic: Messy language name in cp437: Czech
-    ("plain", 19): CP437_UNSEEN,  # Synthetic: Messy language name in cp437: Vietnamese
-    ("plain", 38): CP437_UNSEEN,  # UTF-8 / Codepage 437 mixup in Russian
     ("plain", 96): A0_ALONE,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("plain", 97): A0_ALONE,  # Synthetic: we can recognize Ã at the end of a word when it a
     ("extra", 96): A0_LEFT,  # Synthetic: we can recognize Ã in some cases when it's the on

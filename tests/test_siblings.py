@@ -113,6 +113,11 @@ CERTAIN_EXAMPLES = [
     pytest.param("Bénin, CafÃ© crÃ¨me", "Bénin, Café crème", id="windows-1252"),
     pytest.param("Ελλάδα, Î\xa0ÎµÏ\x81ÏƒÎ¹ÎºÎ¬", "Ελλάδα, Περσικά", id="windows-1252-greek"),
     pytest.param("Ecuadorâ\x80\x99s â\x80\x98purely", "Ecuador’s ‘purely", id="ftfy-latin-1"),
+    pytest.param(
+        "MĂĄm dost tĹ\x99etĂ\xadho tisĂ\xadciletĂ\xad",
+        "Mám dost třetího tisíciletí",
+        id="ruled-out-by-the-field",
+    ),
 ]
 
 

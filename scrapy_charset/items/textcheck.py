@@ -40,10 +40,14 @@ from scrapy_charset.items.mojibake.badness import (
     utf8_sequences,
     weigh,
 )
-from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
-from scrapy_charset.items.mojibake.fixes import SEGMENT_READINGS, _reading_patterns, a0_left
+from scrapy_charset.items.mojibake.chardata import UTF8_READINGS, encode_reading
+from scrapy_charset.items.mojibake.fixes import (
+    CP437_READINGS,
+    SEGMENT_READINGS,
+    _reading_patterns,
+    a0_left,
+)
 from scrapy_charset.items.mojibake.plausible import implausible
-from scrapy_charset.whatwg import singlebyte
 
 logger = logging.getLogger(__name__)
 
@@ -200,7 +204,10 @@ def _segments_left(text: str | None, remaining: Finding | None) -> int:
 
 
 _TOKEN = re.compile("[^ \t\r\n]+")
-_UNWEIGHED_READINGS = tuple(n for n in SEGMENT_READINGS if n not in UTF8_READINGS)
+_UNWEIGHED_READINGS = (
+    *(n for n in SEGMENT_READINGS if n not in UTF8_READINGS),
+    *CP437_READINGS,
+)
 #: The kind of a UTF-8 sequence left, by the reading that shows it.
 _KIND_OF_READING = {
     "windows-1252": MojibakeKind.UTF8_AS_WINDOWS_1252,
@@ -339,7 +346,7 @@ def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, st
 
 def _other_sequences(text: str) -> list[tuple[str, int, int]]:
     """``(reading, start, end)`` of the UTF-8 sequences of the segment readings that the
-    evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic)."""
+    evidence does not weigh (:data:`.fixes.SEGMENT_READINGS`: x-mac-cyrillic; and cp437)."""
     # A sequence is made of characters of the reading's high half, none a space: it lies
     # inside one run of characters the reading encodes, and one pass finds them all.
     return [
@@ -367,9 +374,10 @@ def _whole_and_brought(
     in *brought*, and the token's non-ASCII characters are all in sequences of its
     reading (among *inside*, the token's sequences; the answer is kept in *covered*)."""
     name, start, end = sequence
+    raw = encode_reading(text[start:end], name)
     try:
-        decoded = singlebyte.encode(text[start:end], name).decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
+        decoded = raw.decode("utf-8") if raw is not None else ""
+    except UnicodeDecodeError:
         return False
     if not decoded.isalpha() or not _scripts(decoded) <= brought:
         return False

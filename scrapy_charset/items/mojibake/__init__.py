@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from scrapy_charset.items.mojibake.badness import (
     DECISIVE,
     LONE_LATIN_RULE,
+    MIN_DECISIVE,
     Evidence,
     Marks,
     Scanned,
+    cp437_evidence,
     evidence,
     scan,
     shift_jis_marks,
@@ -47,9 +49,11 @@ from scrapy_charset.items.mojibake.chardata import (
     UTF8_READINGS,
     Finding,
     MojibakeKind,
+    encode_reading,
     encode_windows_1252,
 )
 from scrapy_charset.items.mojibake.fixes import (
+    CP437_READINGS,
     _reading_patterns,
     all_utf8,
     c1_controls,
@@ -279,10 +283,18 @@ def _exact_over_legacy(ctx: Context) -> Finding | None:
 
 
 #: The fixers, in the order :func:`find_mojibake` tries them: the first row that applies
-#: and gives a finding wins. The exact inverses come first (a field that reads both as
+#: and gives a finding wins. The exact inverses come first (UTF-8 read as cp437 undone
+#: whole before the others: its pairs hold Latin ones, "ΓÇ£" holds "Ç£") (a field that reads both as
 #: UTF-8 mojibake and as a legacy encoding is given its exact UTF-8 reading), then the
 #: readings that guess, then the reports without a repair.
 FIXERS: tuple[Fixer, ...] = (
+    Fixer(
+        "utf8-as-cp437",
+        lambda ctx: bool(ctx.marks.cp437),
+        lambda ctx: _utf8_as_cp437(ctx.text, ctx.marks, whole=True),
+        safe=True,
+        example=("itΓÇÖs ΓÇ£newΓÇ¥", "it’s “new”"),
+    ),
     Fixer(
         "utf8-rounds",
         lambda ctx: ctx.utf8,
@@ -303,6 +315,13 @@ FIXERS: tuple[Fixer, ...] = (
         lambda ctx: _utf8_as_mac_cyrillic(ctx.text, ctx.marks),
         safe=True,
         example=("Rep√Їblica do Peru, Somália", "República do Peru, Somália"),
+    ),
+    Fixer(
+        "utf8-as-cp437-segments",
+        lambda ctx: bool(ctx.marks.cp437),
+        lambda ctx: _utf8_as_cp437(ctx.text, ctx.marks, whole=False),
+        safe=True,
+        example=("Mörkö, N├╜tt ├¡sraelskt", "Mörkö, Nýtt ísraelskt"),
     ),
     Fixer(
         "utf8-as-shift-jis",
@@ -510,3 +529,36 @@ def _utf8_as_mac_cyrillic(text: str, marks: Marks) -> Finding | None:
 
 
 _MAC_CYRILLIC_SEQUENCE = _reading_patterns("x-mac-cyrillic")[1]
+
+
+def _utf8_as_cp437(text: str, marks: Marks, *, whole: bool) -> Finding | None:
+    """UTF-8 read as cp437 (:attr:`.badness.Marks.cp437`), with a decisive sequence by
+    :func:`.badness.cp437_evidence`: with *whole*, undone whole when the text's cp437
+    bytes are UTF-8 and the repair is more plausible (else None); without, segment by
+    segment as :func:`.fixes.other_segments` repairs them, else reported without a
+    repair."""
+    found = cp437_evidence(text, marks)
+    if found.decisive < MIN_DECISIVE:
+        return None
+    if whole:
+        raw = encode_reading(text, CP437_READINGS[0])
+        try:
+            repaired = raw.decode("utf-8") if raw is not None else None
+        except UnicodeDecodeError:
+            return None
+        if (
+            repaired is None
+            or any(unicodedata.category(c) in _NOT_TEXT for c in repaired)
+            or implausible(text, repaired) is not None
+        ):
+            return None
+    else:
+        segments = other_segments(text, CP437_READINGS)
+        repaired = segments[0] if segments is not None else None
+    return Finding(
+        MojibakeKind.UTF8_AS_OTHER,
+        repaired,
+        encoding="UTF-8",
+        rule=found.rule,
+        evidence=found.sequence,
+    )

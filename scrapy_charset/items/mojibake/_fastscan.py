@@ -56,10 +56,10 @@ logger.debug(
 #: numbers): a mark of one character; a Latin reading's lead; a Latin reading's
 #: continuation character; a script reading's continuation character; a script reading's
 #: two-byte lead; a windows-1252 character of 0x80-0xFF; an ASCII character a legacy trail
-#: byte can be; a character that is not ASCII; a Shift_JIS reading of a UTF-8 lead byte
-#: (among the marks of one character); an x-mac-cyrillic lead of a Latin or Cyrillic
-#: letter's sequence; an x-mac-cyrillic continuation character that is a Cyrillic letter.
-#: Then :data:`READINGS` bits each for the Latin readings' two-, three- and four-byte
+#: byte can be; a cp437 lead; a Shift_JIS reading of a UTF-8 lead byte (among the marks of
+#: one character); an x-mac-cyrillic lead of a Latin or Cyrillic letter's sequence; an
+#: x-mac-cyrillic continuation character that is a Cyrillic letter; a cp437 continuation
+#: character. Then :data:`READINGS` bits each for the Latin readings' two-, three- and four-byte
 #: leads and their continuation characters.
 CLASS_BITS = (
     "single",
@@ -69,10 +69,11 @@ CLASS_BITS = (
     "script_lead2",
     "high_1252",
     "trail",
-    "non_ascii",
+    "cp437_lead",
     "shift_jis_lead",
     "mac_cyrillic_lead",
     "mac_cyrillic_cont",
+    "cp437_cont",
 )
 #: The Latin readings the table has bits of.
 READINGS = 5

@@ -21,14 +21,15 @@
 #define SL_BIT 4  /* a two-byte lead of a script reading */
 #define H_BIT 5   /* a windows-1252 character of 0x80-0xFF */
 #define A_BIT 6   /* an ASCII character a legacy trail byte can be */
-#define NA_BIT 7  /* not ASCII */
+#define CL_BIT 7  /* a cp437 lead */
 #define J_BIT 8   /* a Shift_JIS reading of a UTF-8 lead byte (a mark of one character) */
 #define XL_BIT 9  /* an x-mac-cyrillic lead of a Latin letter's sequence */
 #define XC_BIT 10 /* an x-mac-cyrillic continuation character that is a Cyrillic letter */
+#define CC_BIT 11 /* a cp437 continuation character */
 /* Then, one bit per Latin reading each: its two-, three- and four-byte leads, and its
  * continuation characters. */
 #define READINGS 5
-#define LEAD2_SHIFT 11
+#define LEAD2_SHIFT 12
 #define LEAD3_SHIFT (LEAD2_SHIFT + READINGS)
 #define LEAD4_SHIFT (LEAD3_SHIFT + READINGS)
 #define CONT_SHIFT (LEAD4_SHIFT + READINGS)
@@ -66,10 +67,12 @@ hit_sequence(uint32_t cur, uint32_t n1, uint32_t n2, uint32_t n3)
     return hit;
 }
 
+/* A script reading's continuation character after a character that is not ASCII
+ * (*prev_na*) and before another, or after a two-byte lead. */
 static inline uint32_t
-hit_script(uint32_t prev, uint32_t cur, uint32_t next)
+hit_script(uint32_t prev, uint32_t prev_na, uint32_t cur, uint32_t next)
 {
-    return (cur >> SC_BIT) & (((next >> SC_BIT) & (prev >> NA_BIT)) | (prev >> SL_BIT)) & 1u;
+    return (cur >> SC_BIT) & (((next >> SC_BIT) & prev_na) | (prev >> SL_BIT)) & 1u;
 }
 
 /* ...and in text it encodes whole, any Latin lead and continuation character, either
@@ -308,7 +311,7 @@ append(PyObject *list, Py_ssize_t position)
 #define AT(KIND, i) ((i) >= 0 && (i) < n ? CLASS_##KIND(s[(i)]) : 0u)
 
 /* The classes whose character may be where a mark is: the loop stops only at them. */
-#define STOPS ((1u << S_BIT) | (1u << LL_BIT) | (1u << SC_BIT))
+#define STOPS ((1u << S_BIT) | (1u << LL_BIT) | (1u << SC_BIT) | (1u << CC_BIT))
 #define LEGACY_STOPS (STOPS | (1u << H_BIT) | (1u << LC_BIT))
 
 /* One scan of a string of one kind: whether windows-1252 encodes it whole (every
@@ -357,12 +360,16 @@ append(PyObject *list, Py_ssize_t position)
             uint32_t prev = AT(KIND, i - 1);                                             \
             uint32_t next = AT(KIND, i + 1);                                             \
             uint32_t next2 = AT(KIND, i + 2);                                            \
-            uint32_t script = hit_script(prev, cur, next);                               \
+            uint32_t script = hit_script(prev, i > 0 && s[i - 1] >= 0x80, cur, next);    \
             uint32_t other = (cur >> S_BIT) & 1u;                                        \
             if (whole) {                                                                 \
                 other |= hit_legacy(prev, cur, next, next2);                             \
-            } else if ((cur >> LL_BIT) & 1u) {                                           \
-                other |= hit_sequence(cur, next, next2, AT(KIND, i + 3));                \
+            } else {                                                                     \
+                if ((cur >> LL_BIT) & 1u) {                                              \
+                    other |= hit_sequence(cur, next, next2, AT(KIND, i + 3));            \
+                }                                                                        \
+                /* cp437: a continuation character after a lead (the pattern counts). */ \
+                other |= (cur >> CC_BIT) & (prev >> CL_BIT) & 1u;                        \
             }                                                                            \
             if (!(script | other)) {                                                     \
                 continue;                                                                \

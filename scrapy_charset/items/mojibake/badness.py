@@ -6,7 +6,8 @@ scripts does not: a UTF-8 lead byte followed by a continuation byte as a single-
 encoding shows them (for each of :data:`~.chardata.UTF8_READINGS`), a C1 control, a
 half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, an x-mac-cyrillic lead of
 a Latin or Cyrillic letter followed by a Cyrillic letter that is one of its continuation
-bytes ("Rep√Їblica"), or two windows-1252 characters in a row in text that windows-1252
+bytes ("Rep√Їblica"), a cp437 lead followed by its continuation character ("─îe┼ítina"),
+or two windows-1252 characters in a row in text that windows-1252
 can encode whole (a legacy double-byte character). :func:`suspicious` looks for these
 marks with one regular-expression pass at C speed; text without any is clean, and no
 further analysis runs. A Latin pair is a mark only where one reading has the lead and as
@@ -83,6 +84,8 @@ from dataclasses import dataclass, field
 from scrapy_charset.items.mojibake import _fastscan, siblings
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
+    CP437,
+    CP437_BOX,
     HALFWIDTH_KATAKANA,
     SHIFT_JIS_UTF8_LEADS,
     UTF8_LEADS,
@@ -91,6 +94,7 @@ from scrapy_charset.items.mojibake.chardata import (
     chars,
     encode_windows_1252,
     extra_cont,
+    high_half,
     sequence_pattern,
 )
 from scrapy_charset.whatwg import singlebyte
@@ -105,6 +109,8 @@ __all__ = [
     "Marks",
     "Rule",
     "Scanned",
+    "cp437_evidence",
+    "cp437_sequences",
     "evidence",
     "scan",
     "sequence_pairs",
@@ -140,7 +146,7 @@ _SCRIPT_CONT_SETS = {
 
 def _classes(names: tuple[str, ...], low: int, high: int) -> str:
     return "".join(
-        chars(HIGH_HALVES[n], low, high) + (extra_cont(n) if low == 0x80 else "") for n in names
+        chars(high_half(n), low, high) + (extra_cont(n) if low == 0x80 else "") for n in names
     )
 
 
@@ -220,6 +226,20 @@ _MAC_CYRILLIC_CONTS = re.escape(
     "".join(c for c in HIGH_HALVES[_MAC_CYRILLIC][:0x40] if "\u0400" <= c <= "\u04ff")
 )
 _MAC_CYRILLIC_BRANCH = f"(?<=[{_MAC_CYRILLIC_LEADS}])(?=[{_MAC_CYRILLIC_CONTS}])(?P<mac_cyrillic>)"
+# UTF-8 read as cp437: a continuation character after a lead, found at the first
+# continuation character (a lead is a box-drawing character, or a Greek letter or math sign
+# that Greek text is made of; its continuation characters are Latin letters, symbols and
+# box drawing, which a clean text's stops mostly are already). In text that windows-1252
+# does not encode whole only: cp437's leads are not windows-1252's but for ß, µ and ±.
+_CP437_LEADS = _classes((CP437,), 0xC2, 0xF4)
+_CP437_CONTS = _classes((CP437,), 0x80, 0xBF)
+_CP437_BRANCH = f"(?<=[{_CP437_LEADS}][{_CP437_CONTS}])(?P<cp437>)"
+# The two branches of a lead before the continuation character, behind one test of both:
+# most stops are neither, and one look back rejects them.
+_AFTER_A_LEAD = (
+    f"(?<=[{_SCRIPT_LEAD2}{_CP437_LEADS}][{_SCRIPT_CONTS}{_CP437_CONTS}])"
+    f"(?:{_SCRIPT_AFTER_LEAD_BRANCH}|{_CP437_BRANCH})"
+)
 _LEGACY_PAIR = f"(?=[{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<legacy>)"
 _LEGACY_TRAIL = f"(?=[\x40-\x7e][{_HIGH_1252}])(?<=[{_HIGH_1252}])(?P<trail>)"
 
@@ -229,7 +249,7 @@ def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.P
     need a continuation character of a reading next (or, with *legacy*, a windows-1252
     character): most stops are a letter before an ASCII one or before another letter of
     its script, and one test rejects them all. Then the branches *then*, in this order."""
-    start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
+    start = f"{_SINGLE}{_LATIN_LEADS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else _CP437_CONTS}"
     after = f"{_LATIN_CONTS}{_SCRIPT_CONTS}{_HIGH_1252 if legacy else ''}"
     branches = [_SINGLE_BRANCH, f"(?=[{after}])(?:{'|'.join(followed)})", *then]
     return re.compile(f"[{start}](?:{'|'.join(branches)})")
@@ -238,7 +258,7 @@ def _mark_pattern(followed: list[str], then: list[str], *, legacy: bool) -> re.P
 #: The marks of text that windows-1252 cannot encode whole.
 _MARK = _mark_pattern(
     [_SEQUENCE_BRANCH, _SCRIPT_BRANCH],
-    [_SCRIPT_AFTER_LEAD_BRANCH, _MAC_CYRILLIC_BRANCH],
+    [_AFTER_A_LEAD, _MAC_CYRILLIC_BRANCH],
     legacy=False,
 )
 #: The marks of text that windows-1252 encodes whole, until the text is known to have a
@@ -475,10 +495,11 @@ _SCANNER_CLASSES = (
     _SCRIPT_LEAD2,
     _HIGH_1252,
     "\\x40-\\x7e",
-    _NON_ASCII,
+    _CP437_LEADS,
     SHIFT_JIS_UTF8_LEADS,
     _MAC_CYRILLIC_LEADS,
     _MAC_CYRILLIC_CONTS,
+    _CP437_CONTS,
     *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
     *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
 )
@@ -548,6 +569,7 @@ class Marks:
             or self.halfwidth
             or self.shift_jis_leads
             or self.mac_cyrillic
+            or self.cp437
         )
 
     @property
@@ -573,6 +595,9 @@ class Marks:
     #: alphabet (its lead, followed by a Cyrillic letter that stands for a continuation
     #: byte).
     mac_cyrillic: tuple[int, ...] = ()
+    #: Where a UTF-8 sequence read as cp437 may start (its lead, followed by the
+    #: continuation characters it needs), in text that windows-1252 does not encode whole.
+    cp437: tuple[int, ...] = ()
     #: The compiled scanner found that these marks can never be evidence: each is a
     #: script reading's continuation character whose sequence, if any, no rule of the
     #: evidence weighs, alone, in a field where the reading's script is also outside its
@@ -616,6 +641,18 @@ def _add_latin(marks: Marks, text: str, position: int) -> None:
         _add_script(marks, text, position)
 
 
+_CP437_LEAD_SET = frozenset(high_half(CP437)[0xC2 - 0x80 : 0xF5 - 0x80])
+_CP437_CONT_SET = frozenset(high_half(CP437)[: 0xC0 - 0x80])
+
+
+def _add_cp437(marks: Marks, text: str, position: int) -> None:
+    """The cp437 branch's test, for a character another branch matched first: a Latin
+    lead or a script reading's continuation character can be cp437's first continuation
+    character ("ΓÇ£" holds "Ç£", a Latin pair)."""
+    if position > 0 and text[position - 1] in _CP437_LEAD_SET and text[position] in _CP437_CONT_SET:
+        marks.cp437 += (position - 1,)
+
+
 #: The branches whose mark has a Latin lead in the character before; with a Latin lead
 #: at the mark; with a mark of one character.
 _BEFORE_KINDS = frozenset({"latin_before", "latin_both", "single_after_lead"})
@@ -649,11 +686,13 @@ def scan(text: str) -> Marks:
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
+            _add_cp437(marks, text, position)
             continue
         if kind in _BEFORE_KINDS:  # the lead is the character before
             _add_latin(marks, text, position - 1)
         if kind in _LATIN_KINDS:
             _add_latin(marks, text, position)
+            _add_cp437(marks, text, position)
         elif kind in _SINGLE_KINDS:
             char = text[position]
             if char <= "\x9f":
@@ -670,11 +709,14 @@ def scan(text: str) -> Marks:
             marks.legacy = True
         elif kind == "mac_cyrillic":
             marks.mac_cyrillic += (position,)
+        elif kind == "cp437":  # found at the first continuation character
+            marks.cp437 += (position - 1,)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
+        marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
     return marks
 
 
@@ -875,8 +917,9 @@ class Sequence:
 class Rule:
     """A named rule of the evidence: *test* true makes a sequence decisive; *example*
     (before, sequence, after, reading) is one it decides, and a test checks it does. With
-    *readings*, the rule is tried only on the sequences of those readings; with *leads*,
-    only on those that start with one of its characters."""
+    *readings*, the rule is tried only on the sequences of those readings (without, on
+    every reading's but cp437's, which only its own rules weigh); with *leads*, only on
+    those that start with one of its characters."""
 
     name: str
     test: Callable[[Sequence], bool]
@@ -974,6 +1017,50 @@ def _pairs_far_likelier(s: Sequence) -> bool:
     repaired = siblings.score(s.before + character + s.after)
     return repaired - siblings.score(s.before + s.sequence + s.after) >= siblings.MARGIN
 
+
+#: cp437's box-drawing characters, and its leads of three-byte sequences (Greek letters,
+#: ß, µ and math signs: 0xE0-0xEF).
+_BOX = frozenset(CP437_BOX)
+#: A character of Unicode's Box Drawing, Block Elements or Geometric Shapes blocks.
+_LINE_ART = re.compile("[\u2500-\u25ff]")
+_CP437_LEAD3 = high_half(CP437)[0xE0 - 0x80 : 0xF0 - 0x80]
+#: Letters that are a word of their own, in the Latin and Cyrillic alphabets whose UTF-8
+#: a cp437 reading shows as a box-drawing pair: "à" in French, "é" and "à" in Portuguese,
+#: "è" in Italian, "ή", "η" and "ο" in Greek, "և" in Armenian, "و" in Arabic, Persian and
+#: Urdu, and the Cyrillic ones of the windows-1251 rule ("╨▓" is "в", "┘ê" is "و").
+_CP437_ONE_LETTER_WORDS = frozenset("àéèóήηοևو") | _ONE_LETTER_WORDS
+
+
+def _box_and_other(sequence: str) -> bool:
+    """*sequence* holds a box-drawing character and one that is not: not line art, whose
+    pairs are box drawing only ("├┤a┼┐a")."""
+    box = [c in _BOX for c in sequence]
+    return any(box) and not all(box)
+
+
+def _small_latin(letter: str | None) -> bool:
+    """*letter* is a small letter of the Latin alphabets written today (not ſ)."""
+    return (
+        letter is not None
+        and letter.islower()
+        and letter != "ſ"
+        and unicodedata.name(letter, "").startswith("LATIN")
+    )
+
+
+def _cp437_of(sequence: str) -> str | None:
+    """*sequence*'s cp437 bytes decoded as UTF-8, or None."""
+    try:
+        return sequence.encode(CP437).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return None
+
+
+#: The rules of cp437's sequences: only these weigh them (:func:`_rules_of`), since its
+#: box drawing makes line art whose pairs the other rules would take for damage ("a┼┐a"
+#: is a symbol before a lowercase letter).
+_OWN_RULES_ONLY = frozenset({CP437})
+_CP437_ONLY = frozenset({CP437})
 
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
 #: sequence decisive. A sequence no rule decides is weak when its continuation
@@ -1078,6 +1165,85 @@ RULES: tuple[Rule, ...] = (
         (" ", "âœ”", " ", "windows-1252"),
         readings=frozenset({"windows-1252"}),
     ),
+    Rule(
+        # A box-drawing lead, then a letter, next to a letter or to another box-drawing
+        # character ("─îe" is "Če", "╤Ç╨" is "р" in a Russian word).
+        "box-drawing-by-a-letter",
+        lambda s: (
+            len(s.sequence) == 2
+            and s.sequence[1].isalpha()
+            and s.sequence[1] not in _BOX
+            and (s.after.isalpha() or s.after in _BOX or s.before.isalpha() or s.before in _BOX)
+        ),
+        (" ", "─î", "e", "cp437"),
+        readings=_CP437_ONLY,
+        leads=CP437_BOX,
+    ),
+    Rule(
+        # Box drawing and another character, between letters ("iß║┐n" is "iến").
+        "box-drawing-inside-a-word",
+        lambda s: s.before.isalpha() and s.after.isalpha() and _box_and_other(s.sequence),
+        ("i", "ß║┐", "n", "cp437"),
+        readings=_CP437_ONLY,
+    ),
+    Rule(
+        # A box-drawing lead and a character that is not box drawing, at the end of a word
+        # ("caf├⌐" is "café").
+        "box-drawing-ends-a-word",
+        lambda s: s.before.isalpha() and not s.after.isalnum() and s.sequence[-1] not in _BOX,
+        ("f", "├⌐", " ", "cp437"),
+        readings=_CP437_ONLY,
+        leads=CP437_BOX,
+    ),
+    Rule(
+        # A box-drawing lead and a symbol, before a letter ("├¡s" is "ís", "├⌐t" is "ét").
+        "box-drawing-symbol-before-a-letter",
+        lambda s: not s.sequence[-1].isalnum() and s.sequence[-1] not in _BOX and s.after.isalpha(),
+        (" ", "├¡", "s", "cp437"),
+        readings=_CP437_ONLY,
+        leads=CP437_BOX,
+    ),
+    Rule(
+        # Two box-drawing characters after a letter that are UTF-8 for a small Latin
+        # letter ("Col├│n" is "Colón", "Bat─▒" is "Batı"). Not the long s (ſ), which no
+        # alphabet writes today and line art's "a┼┐a" is.
+        "box-drawing-pair-is-a-letter",
+        lambda s: (
+            len(s.sequence) == 2
+            and s.before.isalpha()
+            and not s.after.isdigit()
+            and _small_latin(_cp437_of(s.sequence))
+        ),
+        ("l", "├│", "n", "cp437"),
+        readings=_CP437_ONLY,
+        leads=CP437_BOX,
+    ),
+    Rule(
+        # A pair alone as a word that is UTF-8 for a letter that is a word alone ("╨▓" is
+        # "в", "├á" is "à"); not a piece of line art among others ("╨╕┬").
+        "box-drawing-one-letter-word",
+        lambda s: (
+            len(s.sequence) == 2
+            and not s.before.isalnum()
+            and not s.after.isalnum()
+            and _LINE_ART.search(s.before + s.after) is None
+            and _cp437_of(s.sequence) in _CP437_ONE_LETTER_WORDS
+        ),
+        (" ", "╨▓", " ", "cp437"),
+        readings=_CP437_ONLY,
+        leads=CP437_BOX,
+    ),
+    Rule(
+        # A Greek letter or math sign (a three-byte lead), then two of Latin letters, box
+        # drawing and Latin-1's symbols, which Greek text and formulas do not put in one
+        # word ("ΓÇÖ" is "’", "ß║┐" is "ế", "Σ╕¡" is "中", "α«╡" is "வ"); not a word
+        # closed by two guillemets ("α»»").
+        "greek-lead-then-latin",
+        lambda s: len(s.sequence) == 3 and s.sequence[1:] != "»»",
+        (" ", "ΓÇÖ", "s", "cp437"),
+        readings=_CP437_ONLY,
+        leads=_CP437_LEAD3,
+    ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
 #: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
@@ -1095,10 +1261,12 @@ NONE_RULE = "letters-only"
 def _rules_of(reading: str, lead: str) -> tuple[Rule, ...]:
     """The rules of :data:`RULES` tried on a sequence of *reading* that starts with
     *lead*, in order."""
+    own = reading in _OWN_RULES_ONLY
     return tuple(
         r
         for r in RULES
-        if (r.readings is None or reading in r.readings) and (r.leads is None or lead in r.leads)
+        if (reading in r.readings if r.readings is not None else not own)
+        and (r.leads is None or lead in r.leads)
     )
 
 
@@ -1333,6 +1501,48 @@ def evidence(
     if by_reading is not None:
         by_reading.update(zip(names, counted, strict=True))
     return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())
+
+
+_CP437_SEQUENCE = re.compile(sequence_pattern(high_half(CP437), one=True))
+
+
+def cp437_sequences(text: str, marks: Marks) -> list[tuple[int, int]]:
+    """``(start, end)`` of each UTF-8 sequence that cp437 shows in *text* at *marks*'
+    :attr:`~Marks.cp437` leads, in order."""
+    out: list[tuple[int, int]] = []
+    end = 0
+    for position in marks.cp437:
+        if position < end:
+            continue
+        match = _CP437_SEQUENCE.match(text, position)
+        if match is not None:
+            out.append(match.span())
+            end = match.end()
+    return out
+
+
+def cp437_evidence(text: str, marks: Marks) -> Evidence:
+    """The evidence of UTF-8 read as cp437 in *text*: each sequence at *marks*' leads
+    weighed by the rules of :data:`RULES` that name cp437, and every sequence of a run of
+    :data:`MIN_RUN` or more back to back that holds a character other than box drawing
+    made decisive (:data:`RUN_RULE`: "╫⌐╫£" is "של"; line art's runs are box drawing
+    only)."""
+    spans = cp437_sequences(text, marks)
+    weights = [weigh_rule(text, start, end, CP437) for start, end in spans]
+    i = 0
+    while i < len(spans):
+        j = i + 1
+        while j < len(spans) and spans[j][0] == spans[j - 1][1]:
+            j += 1
+        if j - i >= MIN_RUN and not _BOX.issuperset(text[spans[i][0] : spans[j - 1][1]]):
+            for k in range(i, j):
+                if weights[k][0] != DECISIVE:
+                    weights[k] = (DECISIVE, RUN_RULE)
+        i = j
+    found = Evidence()
+    for (start, end), (weight, rule) in zip(spans, weights, strict=True):
+        found.note(weight, rule, text[start:end])
+    return found
 
 
 # --- The compiled scanner (optional) -------------------------------------------------------

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
@@ -20,8 +21,10 @@ __all__ = [
     "SAFE_KINDS",
     "Finding",
     "MojibakeKind",
+    "encode_reading",
     "encode_windows_1251",
     "encode_windows_1252",
+    "high_half",
 ]
 
 
@@ -104,6 +107,34 @@ UTF8_READINGS = (
     "windows-1253",
     "windows-1257",
 )
+
+#: Bytes 0x80-0xFF of cp437, the IBM PC's code page (DOS consoles, ZIP file names): no
+#: browser decodes it, so the Encoding Standard has no table of it; this one is Python's
+#: codec's. UTF-8 read as cp437 shows its lead bytes as box drawing (0xC2-0xDF), Greek
+#: letters and math signs (0xE0-0xF4): "─îe┼ítina" is "Čeština".
+CP437 = "cp437"
+CP437_HIGH = bytes(range(0x80, 0x100)).decode(CP437)
+#: cp437's box-drawing and block characters (bytes 0xB0-0xDF): the two-byte leads, and
+#: the continuation bytes 0xB0-0xBF.
+CP437_BOX = CP437_HIGH[0xB0 - 0x80 : 0xE0 - 0x80]
+
+
+def high_half(name: str) -> str:
+    """Bytes 0x80-0xFF of the single-byte encoding *name* (the Encoding Standard's
+    table, or :data:`CP437_HIGH`)."""
+    return CP437_HIGH if name == CP437 else HIGH_HALVES[name]
+
+
+def encode_reading(text: str, name: str) -> bytes | None:
+    """The bytes the single-byte encoding *name* read as *text* (a browser's decoder, or
+    cp437's), or None when *name* has no byte for one of its characters."""
+    if name == "windows-1252":
+        return encode_windows_1252(text)
+    try:
+        return text.encode(CP437) if name == CP437 else singlebyte.encode(text, name)
+    except UnicodeEncodeError:
+        return None
+
 
 #: The readings of kind ``utf8-as-other``.
 OTHER_READINGS = tuple(n for n in UTF8_READINGS if n not in ("windows-1252", "windows-1251"))

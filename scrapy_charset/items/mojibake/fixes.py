@@ -36,19 +36,20 @@ from scrapy_charset.items.mojibake.badness import (
 )
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
+    CP437,
     FROM_LATIN1,
     OTHER_READINGS,
     WINDOWS_1251_HIGH,
     WINDOWS_1252_HIGH,
     Finding,
     MojibakeKind,
+    encode_reading,
     encode_windows_1251,
     encode_windows_1252,
+    high_half,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import EVERY_ALPHABET, alphabets, implausible
-from scrapy_charset.whatwg import singlebyte
-from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
     "A0_RULES",
@@ -733,21 +734,31 @@ def _browser_windows_1252(raw: bytes) -> str:
 
 # --- UTF-8 read as another single-byte encoding, segment by segment ----------------------
 
+#: cp437's segments are repaired on its own evidence (:func:`.badness.cp437_evidence`),
+#: never chosen among the others'.
+CP437_READINGS = (CP437,)
+
 #: The readings whose segments are looked for: ftfy's other single-byte readings, and
 #: x-mac-cyrillic (UTF-8 read as it: "вВђ" is "€", "вАФ" is "—").
 SEGMENT_READINGS = (*OTHER_READINGS, "x-mac-cyrillic")
 
 
+#: Readings whose damaged run is a whole token made of its sequences and ASCII only:
+#: cp437's box drawing is line art's too, and a token with a character cp437 has no byte
+#: for ("┰ä╟¥╭┇"), or one outside every sequence ("▌╬ú"), is not UTF-8 read as cp437.
+WHOLE_TOKEN_READINGS = frozenset(CP437_READINGS)
+
+
 @functools.cache
 def _reading_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A run of characters *name* encodes (no space), and one UTF-8 sequence as *name*
-    shows it."""
-    table = HIGH_HALVES[name]
+    """A run of characters *name* encodes (no space; for :data:`WHOLE_TOKEN_READINGS`, a
+    whole token), and one UTF-8 sequence as *name* shows it."""
+    table = high_half(name)
     repertoire = re.escape("".join(c for c in table if c != "\ufffd"))
-    return (
-        re.compile(f"[!-~{repertoire}]+"),
-        re.compile(sequence_pattern(table, one=True)),
-    )
+    run = f"[!-~{repertoire}]+"
+    if name in WHOLE_TOKEN_READINGS:
+        run = f"(?<!\\S){run}(?!\\S)"
+    return re.compile(run), re.compile(sequence_pattern(table, one=True))
 
 
 def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
@@ -756,11 +767,14 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
     (:func:`.plausible.implausible`)."""
     _run, sequence = _reading_patterns(name)
     out: list[str] = []
-    last = decisive = weak = 0
+    last = decisive = weak = covered = 0
     for match in sequence.finditer(token):
+        raw = encode_reading(match.group(), name)
         try:
-            decoded = singlebyte.encode(match.group(), name).decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
+            decoded = raw.decode("utf-8") if raw is not None else None
+        except UnicodeDecodeError:
+            continue
+        if decoded is None:
             continue
         if any(unicodedata.category(c) in ("Cc", "Cn", "Co", "Cs") for c in decoded):
             continue
@@ -769,7 +783,10 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
         weak += weight == WEAK
         out += [token[last : match.start()], decoded]
         last = match.end()
+        covered += match.end() - match.start()
     if not out or decisive + weak == 0:
+        return None
+    if name in WHOLE_TOKEN_READINGS and covered != sum(not c.isascii() for c in token):
         return None
     repaired = "".join([*out, token[last:]])
     if implausible(token, repaired) is not None:
@@ -777,8 +794,10 @@ def _segment_token(token: str, name: str) -> tuple[str, int, int] | None:
     return repaired, decisive, weak
 
 
-def other_segments(text: str) -> tuple[str, str, int] | None:
-    """UTF-8 read as one of :data:`SEGMENT_READINGS` in segments of *text*: (repaired,
+def other_segments(
+    text: str, names: tuple[str, ...] = SEGMENT_READINGS
+) -> tuple[str, str, int] | None:
+    """UTF-8 read as one of *names* in segments of *text*: (repaired,
     reading, segments repaired) for the reading that repairs the most, or None.
 
     Each run of characters the reading encodes is judged alone: its repair must be more
@@ -787,7 +806,7 @@ def other_segments(text: str) -> tuple[str, str, int] | None:
     accented text around them neither vetoes them nor lends them evidence.
     """
     best: tuple[str, str, int] | None = None
-    for name in SEGMENT_READINGS:
+    for name in names:
         run, _sequence = _reading_patterns(name)
         pieces: list[str] = []
         last = count = decisive = weak = 0

@@ -35,13 +35,14 @@ from collections.abc import Callable
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
+    CP437,
     OTHER_READINGS,
+    encode_reading,
     encode_windows_1252,
+    high_half,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, implausible
-from scrapy_charset.whatwg import singlebyte
-from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
     "MARGIN",
@@ -58,7 +59,7 @@ __all__ = [
 RULE = "sibling-reading"
 
 #: The single-byte readings of UTF-8 that compete for a segment.
-READINGS = ("windows-1252", "windows-1251", *OTHER_READINGS, "x-mac-cyrillic")
+READINGS = ("windows-1252", "windows-1251", *OTHER_READINGS, "x-mac-cyrillic", CP437)
 
 #: How much more likely (natural log) a repair must be than every other reading.
 MARGIN = 9.0
@@ -182,13 +183,13 @@ def _case_breaks(text: str) -> int:
 def _leads(name: str) -> frozenset[str]:
     """The characters *name* shows UTF-8 lead bytes as: a segment without any has no
     sequence in that reading."""
-    return frozenset(HIGH_HALVES[name][0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}
+    return frozenset(high_half(name)[0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}
 
 
 @functools.cache
 def _sequence(name: str) -> re.Pattern[str]:
     extra = C1_RANGE if name == "windows-1252" else ""
-    return re.compile(sequence_pattern(HIGH_HALVES[name], extra, one=True))
+    return re.compile(sequence_pattern(high_half(name), extra, one=True))
 
 
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
@@ -207,21 +208,16 @@ _NOT_TEXT_ABOVE_ASCII = _NotText()
 
 
 def _bytes(sequence: str, name: str) -> bytes | None:
-    if name == "windows-1252":
-        return encode_windows_1252(sequence)
-    try:
-        return singlebyte.encode(sequence, name)
-    except UnicodeEncodeError:
-        return None
+    return encode_reading(sequence, name)
 
 
 @functools.cache
 def _encodable(name: str) -> frozenset[str]:
     """The characters *name* has a byte for."""
     if name == "windows-1252":  # the browser's table, and latin-1's C1 controls
-        shown = {chr(c) for c in range(0x100)} | set(HIGH_HALVES[name])
+        shown = {chr(c) for c in range(0x100)} | set(high_half(name))
         return frozenset(c for c in shown if encode_windows_1252(c) is not None)
-    return frozenset(chr(c) for c in range(0x80)) | frozenset(HIGH_HALVES[name]) - {"\ufffd"}
+    return frozenset(chr(c) for c in range(0x80)) | frozenset(high_half(name)) - {"\ufffd"}
 
 
 @functools.lru_cache(maxsize=16384)
@@ -360,6 +356,7 @@ def competing(
     before, after = _SEGMENT.findall(damaged), _SEGMENT.findall(repaired)
     if len(before) != len(after):
         before, after = [damaged], [repaired]
+    damage = [old for old, new in zip(before, after, strict=True) if old != new]
     for old, new in zip(before, after, strict=True):
         if old == new:
             continue
@@ -367,13 +364,24 @@ def competing(
         prior = max((PRIORS.get(name, 0.0) for name, other in found if other == new), default=0.0)
         least: float | None = None
         for name, other in found:
-            if other == new or name == own:
+            if other == new or name == own or _ruled_out(name, damage):
                 continue
             if least is None:
                 least = score(new) - MARGIN + prior
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+def _ruled_out(name: str, damage: list[str]) -> bool:
+    """The field rules the reading *name* out (``ruled-out-by-the-field``): a segment the
+    repair changed holds a character *name* has no byte for, so the field's damage is not
+    UTF-8 read as *name* ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as
+    "™" and a soft hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm")."""
+    if len(damage) < 2:
+        return False
+    encodable = _encodable(name)
+    return any(not encodable.issuperset(segment) for segment in damage)
 
 
 #: The rule's name, as reports give it: a repair no likelier than the damaged text.
