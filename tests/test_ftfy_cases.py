@@ -98,8 +98,9 @@ A0_ON_ITS_OWN = (
 )
 A0_ONE_LETTER_WORD = (
     "ftfy restores a no-break space after a lead that stands alone ('Å veices' for "
-    "'Šveices'): a lead alone is a one-letter word of the field's alphabet (Swedish Å), "
-    "which no A0 rule decides"
+    "'Šveices'): a lead alone may be a one-letter word (Swedish Å), which no A0 rule "
+    "decides; the report says damage remains (fixes.a0_left: Š fits the field's "
+    "alphabets, Å does not)"
 )
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
