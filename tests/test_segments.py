@@ -356,3 +356,20 @@ def test_a_lone_lead_a_repair_left_is_damage_left(damaged: str, repaired: str, l
     report = inspect_text(damaged)
     assert report.repaired == repaired
     assert report.remaining_segments == left
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # ftfy's segment step decodes with its own defaults, which read a lead and a space
+        # as a no-break space's sequence: a one-letter word before a damaged word is kept.
+        pytest.param("Å Ã¤r ett Ã¥namn", "Å är ett ånamn", id="swedish-a-before-damage"),
+        pytest.param("Ö Ã¤r en Ã¶", "Ö är en ö", id="swedish-o-before-damage"),
+        pytest.param("È cosÃ¬ bello", "È così bello", id="italian-e-before-damage"),
+        pytest.param("É verdade, nÃ£o", "É verdade, não", id="portuguese-e-before-damage"),
+        # A lead alone that is no word is a lost no-break space (ftfy's Russian case).
+        pytest.param("Ð ÑƒÑ\ufffdÑ\ufffdÐºÐ¸Ð¹", "Ру\ufffd\ufffdкий", id="russian-er-restored"),
+    ],
+)
+def test_a_one_letter_word_before_damage_keeps_its_space(damaged: str, repaired: str) -> None:
+    assert inspect_text(damaged).repaired == repaired

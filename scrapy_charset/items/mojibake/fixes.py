@@ -620,7 +620,7 @@ def _capital_spaces(text: str) -> tuple[str, str] | None:
     space when there is none to replace); None when the text holds every placeholder.
     ftfy's segment step reads such a lead and space as a UTF-8 sequence whose no-break
     space became a space ("DÂ M" → "D\u00a0M"), which a word in capitals is not."""
-    if _CAPITAL_WORD_END.search(text) is None:
+    if _CAPITAL_WORD_END.search(text) is None and _LONE_LEAD.search(text) is None:
         return text, " "
     placeholder = next((c for c in _PLACEHOLDERS if c not in text), None)
     if placeholder is None:
@@ -629,10 +629,24 @@ def _capital_spaces(text: str) -> tuple[str, str] | None:
     last = 0
     for token in _TOKEN.finditer(text):
         end = token.end()
-        if end < len(text) and text[end] == " " and _capital_word(token.group(), bare=True):
+        if end < len(text) and text[end] == " " and _kept_before_space(token.group()):
             out += [text[last:end], placeholder]
             last = end + 1
     return "".join([*out, text[last:]]), placeholder
+
+
+#: The capitals that are UTF-8 leads of windows-1252 and words of one letter at the start
+#: of a sentence or a name: Swedish "Å" and "Ö", Italian "È", Portuguese "É", Icelandic
+#: "Í", Irish "Ó", Vietnamese "Ô". Other leads alone ("Ð " for "Р") are no word.
+_ONE_LETTER_LEAD = re.compile("[ÅÖÈÉÍÓÔ]")
+
+
+def _kept_before_space(token: str) -> bool:
+    """The space after *token* is kept out of ftfy's reach: a word in capitals ending in a
+    lead (``IRMÃ``), or a lead that is a one-letter word (:data:`_ONE_LETTER_LEAD`).
+    ftfy's segment step decodes each segment with its own defaults, which restore a
+    no-break space after any lead ("Å Ã¤r" → "Šär")."""
+    return _capital_word(token, bare=True) or _ONE_LETTER_LEAD.fullmatch(token) is not None
 
 
 def _capital_words_kept(text: str, fixed: str) -> str:
