@@ -26,9 +26,9 @@ from collections.abc import Iterator, Sequence
 
 from benchmarks._itemdata import _damage, clean_values
 from benchmarks.item_evidence import READINGS
+from scrapy_charset.items.mojibake.chardata import encode_reading
 from scrapy_charset.items.mojibake.fixes import c1_controls
 from scrapy_charset.items.textcheck import inspect_text
-from scrapy_charset.whatwg import singlebyte
 
 _C1 = re.compile("[\u0080-\u009f]")
 
@@ -41,11 +41,8 @@ def damaged(texts: Sequence[str], reading: str) -> Iterator[tuple[str, str, str]
     its *reading* bytes read as latin-1 (when *reading* encodes it), and its UTF-8 read as
     *reading*."""
     for text in texts:
-        try:
-            raw = singlebyte.encode(text, reading)
-        except UnicodeEncodeError:
-            pass
-        else:
+        raw = encode_reading(text, reading)
+        if raw is not None:
             yield f"{reading} as latin-1", text, raw.decode("latin-1")
         yield f"utf-8 as {reading}", text, _damage(text, f"utf-8 as {reading}")
 

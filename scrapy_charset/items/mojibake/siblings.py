@@ -357,6 +357,10 @@ def competing(
     if len(before) != len(after):
         before, after = [damaged], [repaired]
     damage = [old for old, new in zip(before, after, strict=True) if old != new]
+    # The characters of the changed segments, once: a reading is ruled out by the field
+    # when it has no byte for one of them (linear in the field, for every reading).
+    damage_chars = frozenset().union(*damage) if len(damage) >= 2 else frozenset()
+    ruled_out: dict[str, bool] = {}
     for old, new in zip(before, after, strict=True):
         if old == new:
             continue
@@ -364,7 +368,7 @@ def competing(
         prior = max((PRIORS.get(name, 0.0) for name, other in found if other == new), default=0.0)
         least: float | None = None
         for name, other in found:
-            if other == new or name == own or _ruled_out(name, damage):
+            if other == new or name == own or _ruled_out(name, damage_chars, ruled_out):
                 continue
             if least is None:
                 least = score(new) - MARGIN + prior
@@ -373,15 +377,17 @@ def competing(
     return None
 
 
-def _ruled_out(name: str, damage: list[str]) -> bool:
+def _ruled_out(name: str, damage_chars: frozenset[str], known: dict[str, bool]) -> bool:
     """The field rules the reading *name* out (``ruled-out-by-the-field``): a segment the
-    repair changed holds a character *name* has no byte for, so the field's damage is not
-    UTF-8 read as *name* ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as
-    "™" and a soft hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm")."""
-    if len(damage) < 2:
-        return False
-    encodable = _encodable(name)
-    return any(not encodable.issuperset(segment) for segment in damage)
+    repair changed, of two or more (*damage_chars*: their characters, empty for fewer),
+    holds a character *name* has no byte for, so the field's damage is not UTF-8 read as
+    *name* ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as "™" and a soft
+    hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm"). *known* keeps
+    each reading's answer for the field."""
+    found = known.get(name)
+    if found is None:
+        found = known[name] = bool(damage_chars) and not _encodable(name).issuperset(damage_chars)
+    return found
 
 
 #: The rule's name, as reports give it: a repair no likelier than the damaged text.
