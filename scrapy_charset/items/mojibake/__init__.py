@@ -49,8 +49,8 @@ from scrapy_charset.items.mojibake.chardata import (
     UTF8_READINGS,
     Finding,
     MojibakeKind,
-    encode_reading,
     encode_windows_1252,
+    utf8_of,
 )
 from scrapy_charset.items.mojibake.fixes import (
     CP437_READINGS,
@@ -283,10 +283,10 @@ def _exact_over_legacy(ctx: Context) -> Finding | None:
 
 
 #: The fixers, in the order :func:`find_mojibake` tries them: the first row that applies
-#: and gives a finding wins. The exact inverses come first (UTF-8 read as cp437 undone
-#: whole before the others: its pairs hold Latin ones, "ΓÇ£" holds "Ç£") (a field that reads both as
-#: UTF-8 mojibake and as a legacy encoding is given its exact UTF-8 reading), then the
-#: readings that guess, then the reports without a repair.
+#: and gives a finding wins. The exact inverses come first, UTF-8 read as cp437 undone
+#: whole before the others (its pairs hold Latin ones: "ΓÇ£" holds "Ç£"); a field that
+#: reads both as UTF-8 mojibake and as a legacy encoding is given its exact UTF-8
+#: reading. Then come the readings that guess, then the reports without a repair.
 FIXERS: tuple[Fixer, ...] = (
     Fixer(
         "utf8-as-cp437",
@@ -541,11 +541,7 @@ def _utf8_as_cp437(text: str, marks: Marks, *, whole: bool) -> Finding | None:
     if found.decisive < MIN_DECISIVE:
         return None
     if whole:
-        raw = encode_reading(text, CP437_READINGS[0])
-        try:
-            repaired = raw.decode("utf-8") if raw is not None else None
-        except UnicodeDecodeError:
-            return None
+        repaired = utf8_of(text, CP437_READINGS[0])
         if (
             repaired is None
             or any(unicodedata.category(c) in _NOT_TEXT for c in repaired)

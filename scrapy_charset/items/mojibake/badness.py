@@ -96,6 +96,7 @@ from scrapy_charset.items.mojibake.chardata import (
     extra_cont,
     high_half,
     sequence_pattern,
+    utf8_of,
 )
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
@@ -960,14 +961,6 @@ _ONE_LETTER_WORDS = frozenset("авзийкосуяіўѝАВЗИКОСУЯІ")
 _ONE_LETTER_LEADS = "РС"
 
 
-def _utf8_of(text: str) -> str | None:
-    """*text*'s windows-1251 bytes decoded as UTF-8, or None when they are not UTF-8."""
-    try:
-        return singlebyte.encode(text, "windows-1251").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return None
-
-
 def _one_letter_word(s: Sequence) -> bool:
     # A windows-1251 pair standing alone as a word, that is UTF-8 for a letter that is a
     # word alone ("Рё" is "и", "С–" is "і"): correct text writes such pairs inside words
@@ -976,7 +969,7 @@ def _one_letter_word(s: Sequence) -> bool:
         return False
     if s.before.isalnum() or s.after.isalnum():
         return False
-    return _utf8_of(s.sequence.replace("ʼ", "’")) in _ONE_LETTER_WORDS
+    return utf8_of(s.sequence.replace("ʼ", "’"), "windows-1251") in _ONE_LETTER_WORDS
 
 
 #: The leads of macintosh that are math symbols ("√" is 0xC3, "≈" 0xC5).
@@ -1046,14 +1039,6 @@ def _small_latin(letter: str | None) -> bool:
         and letter != "ſ"
         and unicodedata.name(letter, "").startswith("LATIN")
     )
-
-
-def _cp437_of(sequence: str) -> str | None:
-    """*sequence*'s cp437 bytes decoded as UTF-8, or None."""
-    try:
-        return sequence.encode(CP437).decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return None
 
 
 #: The rules of cp437's sequences: only these weigh them (:func:`_rules_of`), since its
@@ -1212,7 +1197,7 @@ RULES: tuple[Rule, ...] = (
             len(s.sequence) == 2
             and s.before.isalpha()
             and not s.after.isdigit()
-            and _small_latin(_cp437_of(s.sequence))
+            and _small_latin(utf8_of(s.sequence, CP437))
         ),
         ("l", "├│", "n", "cp437"),
         readings=_CP437_ONLY,
@@ -1227,7 +1212,7 @@ RULES: tuple[Rule, ...] = (
             and not s.before.isalnum()
             and not s.after.isalnum()
             and _LINE_ART.search(s.before + s.after) is None
-            and _cp437_of(s.sequence) in _CP437_ONE_LETTER_WORDS
+            and utf8_of(s.sequence, CP437) in _CP437_ONE_LETTER_WORDS
         ),
         (" ", "╨▓", " ", "cp437"),
         readings=_CP437_ONLY,
@@ -1592,7 +1577,7 @@ def _quiet_fields() -> dict[str, dict[str, int]]:
         second: 1
         for lead in _ONE_LETTER_LEADS
         for second in _SCRIPT_CONT_SETS["windows-1251"]
-        if _utf8_of(lead + second) in _ONE_LETTER_WORDS
+        if utf8_of(lead + second, "windows-1251") in _ONE_LETTER_WORDS
     }
     return fields
 

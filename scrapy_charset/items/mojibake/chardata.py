@@ -25,6 +25,7 @@ __all__ = [
     "encode_windows_1251",
     "encode_windows_1252",
     "high_half",
+    "utf8_of",
 ]
 
 
@@ -133,6 +134,19 @@ def encode_reading(text: str, name: str) -> bytes | None:
     try:
         return text.encode(CP437) if name == CP437 else singlebyte.encode(text, name)
     except UnicodeEncodeError:
+        return None
+
+
+def utf8_of(text: str, name: str) -> str | None:
+    """*text*'s bytes in the single-byte encoding *name* (:func:`encode_reading`) decoded
+    as UTF-8, or None when *name* has no byte for one of its characters or the bytes are
+    not UTF-8."""
+    raw = encode_reading(text, name)
+    if raw is None:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
         return None
 
 

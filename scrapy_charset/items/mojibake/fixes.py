@@ -328,9 +328,9 @@ def a0_left(repaired: str) -> int:
     of more of the alphabets the field's other non-ASCII letters share than the lead is
     (Latvian "Å veices baņķieri"). A one-letter word of the field's own language ("Í
     gær", "Ô tô", Swedish "Å") is not counted."""
-    if _LONE_LEAD.search(repaired) is None:
-        return 0
     leads = list(_LONE_LEAD.finditer(repaired))
+    if not leads:
+        return 0
     lone = {m.start() for m in leads}
     shared = EVERY_ALPHABET
     for at, c in enumerate(repaired):

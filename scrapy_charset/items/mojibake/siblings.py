@@ -207,10 +207,6 @@ class _NotText(dict[str, bool]):
 _NOT_TEXT_ABOVE_ASCII = _NotText()
 
 
-def _bytes(sequence: str, name: str) -> bytes | None:
-    return encode_reading(sequence, name)
-
-
 @functools.cache
 def _encodable(name: str) -> frozenset[str]:
     """The characters *name* has a byte for."""
@@ -224,7 +220,7 @@ def _encodable(name: str) -> frozenset[str]:
 def _decoded(sequence: str, name: str) -> str | None:
     """The UTF-8 sequence *sequence* (as *name* shows it) decoded, or None when it is not
     one or decodes to a character that is not text."""
-    raw = _bytes(sequence, name)
+    raw = encode_reading(sequence, name)
     if raw is None:
         return None
     try:
@@ -252,7 +248,7 @@ def reading(segment: str, name: str) -> str | None:
 def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
     """:func:`reading`, with the set of *segment*'s characters."""
     if chars <= _encodable(name):
-        raw = _bytes(segment, name)
+        raw = encode_reading(segment, name)
         # Most often every character is ASCII or a byte of a sequence: one decode.
         if raw is not None:
             try:
