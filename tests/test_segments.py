@@ -4,11 +4,18 @@ reported, and damage a repair left is never reported clean."""
 
 from __future__ import annotations
 
+import ftfy
 import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
 from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
-from scrapy_charset.items.mojibake.fixes import A0_RULES, A0Rule, a0_left, byte_a0_rules
+from scrapy_charset.items.mojibake.fixes import (
+    A0_RULES,
+    A0Rule,
+    _ftfy_step,
+    a0_left,
+    byte_a0_rules,
+)
 from scrapy_charset.items.textcheck import inspect_text
 from tests.test_pipeline import make, stats
 
@@ -271,6 +278,40 @@ def test_damage_left_in_a_long_field(filler: str) -> None:
         MojibakeKind.UTF8_AS_WINDOWS_1251,
         1,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        # More sequences than the lookups of distinct ones (64), in a field short enough to
+        # align: the pairs of characters they hold decide.
+        pytest.param("CafÃ© crÃ¨me, Ã€ bientÃ´t, Ã‰tÃ© " * 12, 0, id="all-repaired"),
+        pytest.param("CafÃ© crÃ¨me, Ã€ bientÃ´t, Ã‰tÃ© " * 12 + _LEFT, 1, id="one-left"),
+    ],
+)
+def test_damage_left_among_many_sequences(text: str, left: int) -> None:
+    report = inspect_text(text)
+    assert report.repaired is not None
+    assert report.remaining_segments == left
+
+
+def test_an_a0_attempt_that_restores_nothing_asks_ftfy_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ftfy's plan with restore_byte_a0 that restores no byte A0 is its plan without it.
+    text = "CafÃ© crÃ¨me é fin"
+    calls: list[str] = []
+    explain = ftfy.fix_encoding_and_explain
+
+    def counted(value: str, config: ftfy.TextFixerConfig) -> ftfy.ExplainedText:
+        calls.append(value)
+        return explain(value, config=config)
+
+    monkeypatch.setattr(ftfy, "fix_encoding_and_explain", counted)
+    step = _ftfy_step(text, a0=True)
+    assert step is not None
+    # (ftfy's segment step asks it again for each segment: those calls are not counted.)
+    assert (step[0], calls.count(text)) == ("Café crème é fin", 1)
 
 
 # --- A no-break space that became a space (fixes.A0_RULES) -------------------------------

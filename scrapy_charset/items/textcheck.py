@@ -291,11 +291,17 @@ def _none_left(
 ) -> bool:
     """No UTF-8 sequence of *value* (*unweighed*, then those of :func:`.badness.evidence`'s
     readings) is anywhere in *repaired*, found with at most :data:`_MAX_LOOKUPS` lookups
-    of distinct sequences. Most often no pair of characters the sequences hold
+    of distinct sequences, or in a field short enough to align from the pairs alone.
+    Most often no pair of characters the sequences hold
     (:func:`.badness.sequence_pairs`) is in *repaired*, and the sequences need not be
     read."""
     pairs, most = sequence_pairs(value, marks)
-    if len(unweighed) + most <= _MAX_LOOKUPS and not any(pair in repaired for pair in pairs):
+    # In a field short enough to align (_MAX_ALIGNED_CHARS), every sequence the full check
+    # counts as left is a part of *repaired* (a token kept, or a block a token shares with
+    # its repair), and each sequence holds one of *pairs*: with none of them in *repaired*,
+    # none is left, however many sequences the field holds.
+    short = max(len(value), len(repaired)) <= _MAX_ALIGNED_CHARS
+    if (short or len(unweighed) + most <= _MAX_LOOKUPS) and not _any_pair_in(pairs, repaired):
         return not any(value[start:end] in repaired for _name, start, end in unweighed)
     distinct: set[str] = set()
     for _name, start, end in itertools.chain(unweighed, utf8_sequences(value, marks)):
@@ -306,6 +312,14 @@ def _none_left(
             return False
         distinct.add(sequence)
     return True
+
+
+def _any_pair_in(pairs: set[str], text: str) -> bool:
+    """Some of *pairs* (of two characters) is in *text*: one search each, or for many,
+    one pass over *text*'s pairs."""
+    if len(pairs) <= _MAX_LOOKUPS:
+        return any(pair in text for pair in pairs)
+    return not pairs.isdisjoint(map(str.__add__, text, text[1:]))
 
 
 def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, str]], set[str]]:

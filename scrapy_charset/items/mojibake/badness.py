@@ -630,28 +630,8 @@ def _add_script(marks: Marks, text: str, position: int) -> None:
                 positions.append(position)
 
 
-def _add_latin(marks: Marks, text: str, position: int) -> None:
-    """A Latin mark at *position* (found at most twice: at the lead, and at the next
-    character's match)."""
-    if marks.latin and marks.latin[-1] >= position:
-        return
-    marks.latin.append(position)
-    # The Latin branch comes first: the same character may also be a script reading's
-    # continuation ("б»‘" is "ố" in windows-1251; » is a lead in macintosh's).
-    if _script_candidate(text, position):
-        _add_script(marks, text, position)
-
-
 _CP437_LEAD_SET = frozenset(high_half(CP437)[0xC2 - 0x80 : 0xF5 - 0x80])
 _CP437_CONT_SET = frozenset(high_half(CP437)[: 0xC0 - 0x80])
-
-
-def _add_cp437(marks: Marks, text: str, position: int) -> None:
-    """The cp437 branch's test, for a character another branch matched first: a Latin
-    lead or a script reading's continuation character can be cp437's first continuation
-    character ("ΓÇ£" holds "Ç£", a Latin pair)."""
-    if position > 0 and text[position - 1] in _CP437_LEAD_SET and text[position] in _CP437_CONT_SET:
-        marks.cp437 += (position - 1,)
 
 
 #: The branches whose mark has a Latin lead in the character before; with a Latin lead
@@ -676,24 +656,41 @@ def scan(text: str) -> Marks:
     if _FAST_PATH:
         assert _candidates is not None
         encodable, places, shift_jis, quiet = _candidates(text)
-        if quiet is not None and places:
-            return _quiet_marks(quiet)
-        found: Iterator[tuple[int, str | None]] = (
-            _marks_at(text, encodable, places) if places else iter(())
-        )
         marks.shift_jis_leads = shift_jis
+        if not places:  # no mark: most clean text
+            return marks
+        if quiet is not None:
+            return _quiet_marks(quiet)
+        found: Iterator[tuple[int, str | None]] = _marks_at(text, encodable, places)
     else:
         encodable, found, marks.shift_jis_leads = _found(text)
+    # A Latin mark is found at most twice (at the lead, and at the next character's
+    # match). The Latin branch comes first: the same character may also be a script
+    # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in macintosh's).
+    # A cp437 continuation character may also be a Latin lead or a script reading's
+    # continuation ("ΓÇ£" holds "Ç£", a Latin pair).
+    latin = marks.latin
+    cp437: list[int] = []
+    script_conts, cp437_leads, cp437_conts = _ALL_SCRIPT_CONTS, _CP437_LEAD_SET, _CP437_CONT_SET
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
-            _add_cp437(marks, text, position)
+            if position > 0 and text[position - 1] in cp437_leads and text[position] in cp437_conts:
+                cp437.append(position - 1)
             continue
         if kind in _BEFORE_KINDS:  # the lead is the character before
-            _add_latin(marks, text, position - 1)
+            lead = position - 1
+            if not latin or latin[-1] < lead:
+                latin.append(lead)
+                if text[lead] in script_conts and _script_candidate(text, lead):
+                    _add_script(marks, text, lead)
         if kind in _LATIN_KINDS:
-            _add_latin(marks, text, position)
-            _add_cp437(marks, text, position)
+            if not latin or latin[-1] < position:
+                latin.append(position)
+                if text[position] in script_conts and _script_candidate(text, position):
+                    _add_script(marks, text, position)
+            if position > 0 and text[position - 1] in cp437_leads and text[position] in cp437_conts:
+                cp437.append(position - 1)
         elif kind in _SINGLE_KINDS:
             char = text[position]
             if char <= "\x9f":
@@ -711,7 +708,8 @@ def scan(text: str) -> Marks:
         elif kind == "mac_cyrillic":
             marks.mac_cyrillic += (position,)
         elif kind == "cp437":  # found at the first continuation character
-            marks.cp437 += (position - 1,)
+            cp437.append(position - 1)
+    marks.cp437 = tuple(cp437)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
     marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)

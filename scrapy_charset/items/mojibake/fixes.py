@@ -108,6 +108,7 @@ def _ftfy_step(
     if kept is None:
         return None
     protected, placeholder = kept
+    explained: ftfy.ExplainedText | None = None
     if a0 and _LEAD_SPACE.search(protected) is not None:
         explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
         found = _a0_decided(protected, explained.explanation or [])
@@ -116,7 +117,13 @@ def _ftfy_step(
             if step is not None:
                 fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
                 return (fixed, *step[1:], found[0])
-    step = _plan_step(protected, ftfy.fix_encoding_and_explain(protected, config=_FTFY_CONFIG))
+        if _RESTORE_A0 in (explained.explanation or []):
+            explained = None
+    # A plan that restored no byte A0 is the plan without restore_byte_a0: that option
+    # only adds its own step (the segment step's inner fixes use ftfy's defaults either way).
+    if explained is None:
+        explained = ftfy.fix_encoding_and_explain(protected, config=_FTFY_CONFIG)
+    step = _plan_step(protected, explained)
     if step is None:
         return None
     return (_capital_words_kept(text, step[0].replace(placeholder, " ")), *step[1:], None)
