@@ -238,7 +238,7 @@ def decoded(sequence: str, name: str) -> str | None:
     return _decoded(sequence, name)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=32768)
 def reading(segment: str, name: str) -> str | None:
     """*segment* with each UTF-8 sequence as *name* shows it decoded, or None when it
     shows none."""
@@ -273,21 +273,6 @@ def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
     for sequence, text, after in zip(sequences, decoded, between[1:], strict=True):
         out += [sequence if text is None else text, after]
     return "".join(out)
-
-
-@functools.lru_cache(maxsize=8192)
-def _readings(segment: str) -> tuple[tuple[str, str], ...]:
-    """(reading, text) for each reading of :data:`READINGS` that shows a UTF-8 sequence
-    in *segment* (:func:`reading` of each)."""
-    chars = frozenset(segment)
-    out: list[tuple[str, str]] = []
-    for name, leads in _READING_LEADS:
-        if chars.isdisjoint(leads):
-            continue
-        other = _reading(segment, name, chars)
-        if other is not None:
-            out.append((name, other))
-    return tuple(out)
 
 
 _READING_LEADS = tuple((name, _leads(name)) for name in READINGS)
@@ -360,11 +345,23 @@ def competing(
     for old, new in zip(before, after, strict=True):
         if old == new:
             continue
-        found = _readings(old)
-        prior = max((PRIORS.get(name, 0.0) for name, other in found if other == new), default=0.0)
+        # Only the readings that can compete are read: the repair's own, and those the
+        # field rules out, never are (the prior asks only the readings it names).
+        chars = frozenset(old)
+        prior = max(
+            (
+                weight
+                for name, weight in PRIORS.items()
+                if not chars.isdisjoint(_leads(name)) and reading(old, name) == new
+            ),
+            default=0.0,
+        )
         least: float | None = None
-        for name, other in found:
-            if other == new or name == own or _ruled_out(name, damage_chars, ruled_out):
+        for name, leads in _READING_LEADS:
+            if name == own or chars.isdisjoint(leads) or _ruled_out(name, damage_chars, ruled_out):
+                continue
+            other = reading(old, name)
+            if other is None or other == new:
                 continue
             if least is None:
                 least = score(new) - MARGIN + prior
