@@ -346,16 +346,8 @@ def competing(
         if old == new:
             continue
         # Only the readings that can compete are read: the repair's own, and those the
-        # field rules out, never are (the prior asks only the readings it names).
+        # field rules out, never are; the prior is asked only when one competes.
         chars = frozenset(old)
-        prior = max(
-            (
-                weight
-                for name, weight in PRIORS.items()
-                if not chars.isdisjoint(_leads(name)) and reading(old, name) == new
-            ),
-            default=0.0,
-        )
         least: float | None = None
         for name, leads in _READING_LEADS:
             if name == own or chars.isdisjoint(leads) or _ruled_out(name, damage_chars, ruled_out):
@@ -364,10 +356,23 @@ def competing(
             if other is None or other == new:
                 continue
             if least is None:
-                least = score(new) - MARGIN + prior
+                least = score(new) - MARGIN + _prior(old, new, chars)
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+def _prior(old: str, new: str, chars: frozenset[str]) -> float:
+    """The largest of :data:`PRIORS` among the readings that give *new* for the segment
+    *old* (of characters *chars*), 0.0 for none."""
+    return max(
+        (
+            weight
+            for name, weight in PRIORS.items()
+            if not chars.isdisjoint(_leads(name)) and reading(old, name) == new
+        ),
+        default=0.0,
+    )
 
 
 def _ruled_out(name: str, damage_chars: frozenset[str], known: dict[str, bool]) -> bool:
