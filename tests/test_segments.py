@@ -314,6 +314,33 @@ def test_an_a0_attempt_that_restores_nothing_asks_ftfy_once(
     assert (step[0], calls.count(text)) == ("Café crème é fin", 1)
 
 
+#: (text, repaired by default or None, kind of the damage left): C1 controls that ftfy's
+#: segment step reads as windows-1252 in a token where it decoded no UTF-8 sequence keep
+#: their bytes, unless a UTF-8 sequence of the field holds a C1 control (UTF-8 read as
+#: latin-1, whose other C1 controls are windows-1252 bytes the same decode read).
+C1_IN_SEGMENTS = [
+    # Bytes of x-mac-cyrillic ("Летонија") read as latin-1, after correct text: not "‹åò".
+    pytest.param("Café \x8båòîíèÀà", None, None, id="c1-only-token-beside-correct-text"),
+    pytest.param("CafÃ© \x8båòîíèÀà", "Café \x8båòîíèÀà", "c1-controls", id="c1-only-token-kept"),
+    # ftfy's own case: "â\x80\x9c" is UTF-8 read as latin-1, and "\x94" its closing quote.
+    pytest.param(
+        "ok â\x80\x9csenza modifiche\x94 all'Italicum.",
+        "ok “senza modifiche” all'Italicum.",
+        None,
+        id="c1-after-a-latin-1-sequence",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "repaired", "remaining"), C1_IN_SEGMENTS)
+def test_c1_controls_ftfys_segment_step_reads_alone_are_kept(
+    text: str, repaired: str | None, remaining: str | None
+) -> None:
+    report = inspect_text(text)
+    assert (report.repaired, report.remaining) == (repaired, remaining)
+    assert report.mojibake is not None
+
+
 # --- A no-break space that became a space (fixes.A0_RULES) -------------------------------
 
 

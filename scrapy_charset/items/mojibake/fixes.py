@@ -168,6 +168,10 @@ def _plan_step(
     fixed = explained.text if done == plan else ftfy.apply_plan(text, done)
     if not isinstance(fixed, str):
         return None
+    if segments:
+        fixed = _c1_only_kept(text, fixed)
+        if fixed == text:
+            return None
     return fixed, rounds, kind, segments
 
 
@@ -962,13 +966,42 @@ def _plausible_letters(text: str) -> bool:
 _C1 = re.compile("[\u0080-\u009f]")
 
 
+def _c1_read_as_1252(text: str) -> str:
+    """*text* with each C1 control read as the windows-1252 byte it is in latin-1."""
+    return _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
+
+
+def _c1_only_kept(text: str, fixed: str) -> str:
+    """*fixed* (ftfy's segment step on *text*) with each token given back whose only
+    change is its C1 controls read as windows-1252, unless a UTF-8 sequence of *text*
+    holds a C1 control. ftfy decodes each segment with its own defaults, which read C1
+    controls so. Where a sequence holds one, the field is UTF-8 read as latin-1, and a C1
+    control elsewhere is a windows-1252 byte the same decode read ("â\x80\x9csenza
+    modifiche\x94" is "“senza modifiche”"). Elsewhere no UTF-8 sequence was decoded in
+    that token, and the reading alone is a guess of the encoding (:func:`c1_controls`, a
+    repair of ``legacy=True`` only): "Café \x8båòîíèÀà" (bytes of x-mac-cyrillic read as
+    latin-1) is not "Café ‹åòîíèÀà"."""
+    if _C1.search(text) is None or any(
+        _C1.search(m.group()) for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
+    ):
+        return fixed
+    before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
+    if len(before) != len(after):
+        return fixed
+    kept = [
+        old if old != new and _C1.search(old) and _c1_read_as_1252(old) == new else new
+        for old, new in zip(before, after, strict=True)
+    ]
+    return "".join(kept)
+
+
 def c1_controls(text: str) -> Finding:
     """windows-1252 bytes decoded as latin-1: map each C1 control as windows-1252 does.
 
     A guess of the encoding (the bytes of another single-byte encoding read as latin-1
     give C1 controls too: ``benchmarks/c1_readings.py``), so a repair of the kinds that
     apply with ``legacy=True`` only."""
-    repaired = _C1.sub(lambda m: WINDOWS_1252_HIGH[ord(m.group()) - 0x80], text)
+    repaired = _c1_read_as_1252(text)
     # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
     # A C1 control inside a UTF-8 sequence as latin-1 shows it is a byte of UTF-8 read as
     # latin-1 ("Ð\x95" is "Е"), not of windows-1252: not this repair's. A lead followed by
