@@ -52,6 +52,10 @@ READING_EXAMPLES = [
     pytest.param("–æ–ª–∫–æ–ª", "macintosh", "олкол", id="macintosh-cyrillic"),
     pytest.param("SÃ£o", "windows-1252", "São", id="windows-1252-a-tilde"),
     pytest.param("SÃ£o", "macintosh", "S\u0323o", id="macintosh-dot-below"),
+    # A sequence whose next byte became U+FFFD keeps one U+FFFD, as the repair does.
+    pytest.param("Ć\x81mĆ\ufffdrico", "windows-1257", "Ám\ufffdrico", id="lost-byte"),
+    pytest.param("Ä¨eÅ\ufffdtina", "windows-1257", "če\ufffdtina", id="lost-byte-czech"),
+    pytest.param("Ä¨eÅ\ufffdtina", "windows-1250", "ĨeÅ\ufffdtina", id="no-lead-no-loss"),
 ]
 
 
@@ -92,6 +96,11 @@ SIBLING_EXAMPLES = [
     pytest.param("Tiếng Việt, TiбЇњng Lo-di", "x-mac-cyrillic", "TiбЇњng",
                  id="x-mac-cyrillic-vietnamese"),
     pytest.param("Île de Man, Ć\xa0rab", "windows-1257", "Ć\xa0rab", id="windows-1257-a-grave"),
+    # A U+FFFD in another segment rules no reading out: no reading has a byte for it.
+    pytest.param("Ć\x81rabe mesopotĆ\ufffdmico", "windows-1257", "Ć\x81rabe",
+                 id="windows-1257-byte-lost-elsewhere"),
+    pytest.param("Čeština, Ä¨eÅ\ufffdtina", "windows-1257", "Ä¨eÅ\ufffdtina",
+                 id="windows-1257-byte-lost"),
 ]  # fmt: skip
 
 
@@ -118,6 +127,8 @@ CERTAIN_EXAMPLES = [
         "Mám dost třetího tisíciletí",
         id="ruled-out-by-the-field",
     ),
+    # Each reading keeps one U+FFFD for the sequence that lost a byte, as the repair does.
+    pytest.param("bhĆ³dÅ¾purÅ\ufffdtina", "bhódžpur\ufffdtina", id="byte-lost-alike"),
 ]
 
 

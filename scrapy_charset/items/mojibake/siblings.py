@@ -37,8 +37,11 @@ from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     CP437,
     OTHER_READINGS,
+    UTF8_LEADS,
+    chars,
     encode_reading,
     encode_windows_1252,
+    extra_cont,
     high_half,
     sequence_pattern,
 )
@@ -192,6 +195,17 @@ def _sequence(name: str) -> re.Pattern[str]:
     return re.compile(sequence_pattern(high_half(name), extra, one=True))
 
 
+@functools.cache
+def _lost(name: str) -> re.Pattern[str]:
+    """A UTF-8 sequence as *name* shows it whose next byte became U+FFFD: a lead and the
+    continuation bytes before the lost one. A reading keeps one U+FFFD for it, as the
+    repair does (ftfy's ``replace_lossy_sequences``, ``fixes.lossy_sequences``)."""
+    table = high_half(name)
+    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
+    two, three, four = (chars(table, low, high) for low, high, _ in UTF8_LEADS)
+    return re.compile(f"(?:[{two}]|[{three}][{cont}]?|[{four}][{cont}]{{0,2}})\ufffd")
+
+
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
@@ -262,17 +276,22 @@ def _reading(segment: str, name: str, chars: frozenset[str]) -> str | None:
                     return whole
     pattern = _sequence(name)
     sequences = pattern.findall(segment)
-    if not sequences:
+    lossy = "\ufffd" in segment
+    if not sequences and not lossy:
         return None
     decoded = [_decoded(sequence, name) for sequence in sequences]
-    if not any(decoded):
+    if not any(decoded) and not lossy:
         return None
-    # The sequences lie between the parts split off around them, in order.
+    # The sequences lie between the parts split off around them, in order; a sequence
+    # that lost a byte is among those parts.
     between = pattern.split(segment)
+    if lossy:
+        between = [_lost(name).sub("\ufffd", part) for part in between]
     out = [between[0]]
     for sequence, text, after in zip(sequences, decoded, between[1:], strict=True):
         out += [sequence if text is None else text, after]
-    return "".join(out)
+    found = "".join(out)
+    return None if found == segment else found
 
 
 _READING_LEADS = tuple((name, _leads(name)) for name in READINGS)
@@ -339,8 +358,9 @@ def competing(
         before, after = [damaged], [repaired]
     damage = [old for old, new in zip(before, after, strict=True) if old != new]
     # The characters of the changed segments, once: a reading is ruled out by the field
-    # when it has no byte for one of them (linear in the field, for every reading).
-    damage_chars = frozenset().union(*damage) if len(damage) >= 2 else frozenset()
+    # when it has no byte for one of them (linear in the field, for every reading). A
+    # U+FFFD is a byte lost, which no reading has: it rules none out.
+    damage_chars = frozenset().union(*damage) - _LOST if len(damage) >= 2 else frozenset()
     ruled_out: dict[str, bool] = {}
     for old, new in zip(before, after, strict=True):
         if old == new:
@@ -360,6 +380,9 @@ def competing(
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+_LOST = frozenset("\ufffd")
 
 
 def _prior(old: str, new: str, chars: frozenset[str]) -> float:
