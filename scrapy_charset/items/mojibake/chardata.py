@@ -206,6 +206,15 @@ def sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> 
     return sequence if one else sequence + "+"
 
 
+def lost_sequence_pattern(table: str, extra_cont: str = "") -> str:
+    """A UTF-8 sequence as a single-byte decoder shows it whose next byte became U+FFFD:
+    a lead and the continuation bytes before the lost one (ftfy's
+    ``replace_lossy_sequences`` keeps one U+FFFD for it)."""
+    cont = chars(table, 0x80, 0xBF) + extra_cont
+    two, three, four = (chars(table, low, high) for low, high, _ in UTF8_LEADS)
+    return f"(?:[{two}]|[{three}][{cont}]?|[{four}][{cont}]{{0,2}})\ufffd"
+
+
 #: windows-1252 as latin-1 shows it too: the C1 controls stand for its continuation bytes.
 C1_RANGE = "\u0080-\u009f"
 

@@ -47,6 +47,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1251,
     encode_windows_1252,
     high_half,
+    lost_sequence_pattern,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import EVERY_ALPHABET, alphabets, implausible
@@ -667,11 +668,17 @@ def _capital_words_kept(text: str, fixed: str) -> str:
     in capitals is not. (:func:`_capital_spaces` keeps the tokens of both in step.)"""
     if _CAPITAL_WORD_END.search(text) is None:
         return fixed
+    return _given_back(text, fixed, lambda old, new: _capital_word(old))
+
+
+def _given_back(text: str, fixed: str, keep: Callable[[str, str], bool]) -> str:
+    """*fixed* with each token of *text* that it changed given back where
+    ``keep(old, new)``; *fixed* as it is when the two do not have the same tokens."""
     before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
     if len(before) != len(after):
         return fixed
     kept = [
-        old if old != new and _capital_word(old) else new
+        old if old != new and keep(old, new) else new
         for old, new in zip(before, after, strict=True)
     ]
     return "".join(kept)
@@ -854,13 +861,10 @@ def other_segments(
 
 # --- UTF-8 sequences that lost their last bytes --------------------------------------------
 
-_CONT_1252 = re.escape(WINDOWS_1252_HIGH[:0x40])
 #: A UTF-8 sequence as windows-1252 shows it, cut short: its lead and the continuation
 #: characters left, then the U+FFFD a decoder put for the bytes lost ("Ä�" in
 #: "SlovenÄ�ina" was "č", 0xC4 0x8D, whose second byte windows-1252 has no character for).
-_LOSSY = re.compile(
-    f"(?:[\u00c2-\u00df]|[\u00e0-\u00ef][{_CONT_1252}]?|[\u00f0-\u00f4][{_CONT_1252}]{{0,2}})\ufffd"
-)
+_LOSSY = re.compile(lost_sequence_pattern(WINDOWS_1252_HIGH))
 
 
 def lossy_sequences(text: str) -> Finding | None:
@@ -985,14 +989,9 @@ def _c1_only_kept(text: str, fixed: str) -> str:
         _C1.search(m.group()) for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
     ):
         return fixed
-    before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
-    if len(before) != len(after):
-        return fixed
-    kept = [
-        old if old != new and _C1.search(old) and _c1_read_as_1252(old) == new else new
-        for old, new in zip(before, after, strict=True)
-    ]
-    return "".join(kept)
+    return _given_back(
+        text, fixed, lambda old, new: _C1.search(old) is not None and _c1_read_as_1252(old) == new
+    )
 
 
 def c1_controls(text: str) -> Finding:

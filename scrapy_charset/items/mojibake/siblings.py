@@ -37,12 +37,11 @@ from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     CP437,
     OTHER_READINGS,
-    UTF8_LEADS,
-    chars,
     encode_reading,
     encode_windows_1252,
     extra_cont,
     high_half,
+    lost_sequence_pattern,
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, implausible
@@ -197,13 +196,13 @@ def _sequence(name: str) -> re.Pattern[str]:
 
 @functools.cache
 def _lost(name: str) -> re.Pattern[str]:
-    """A UTF-8 sequence as *name* shows it whose next byte became U+FFFD: a lead and the
-    continuation bytes before the lost one. A reading keeps one U+FFFD for it, as the
-    repair does (ftfy's ``replace_lossy_sequences``, ``fixes.lossy_sequences``)."""
-    table = high_half(name)
-    cont = chars(table, 0x80, 0xBF) + extra_cont(name)
-    two, three, four = (chars(table, low, high) for low, high, _ in UTF8_LEADS)
-    return re.compile(f"(?:[{two}]|[{three}][{cont}]?|[{four}][{cont}]{{0,2}})\ufffd")
+    """A UTF-8 sequence as *name* shows it whose next byte became U+FFFD: a reading
+    keeps one U+FFFD for it, as the repair does (``fixes.lossy_sequences``)."""
+    return re.compile(lost_sequence_pattern(high_half(name), extra_cont(name)))
+
+
+#: A byte lost: no reading has a byte for it.
+_LOST = frozenset("\ufffd")
 
 
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
@@ -380,9 +379,6 @@ def competing(
             if score(other) > least and _text(old, other):
                 return name, old
     return None
-
-
-_LOST = frozenset("\ufffd")
 
 
 def _prior(old: str, new: str, chars: frozenset[str]) -> float:
