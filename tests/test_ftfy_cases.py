@@ -96,12 +96,6 @@ A0_ON_ITS_OWN = (
     "that space is the only damage: without decisive evidence elsewhere in the text, the "
     "shape is left (a lead before a space is correct text too: IRMÃ E, DÂ MICRUNESIA)"
 )
-A0_ONE_LETTER_WORD = (
-    "ftfy restores a no-break space after a lead that stands alone ('Å veices' for "
-    "'Šveices'): a lead alone may be a one-letter word (Swedish Å), which no A0 rule "
-    "decides; the report says damage remains (fixes.a0_left: Š fits the field's "
-    "alphabets, Å does not)"
-)
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
     "and reported, as the pair table finds 'Rγc' no likelier than the damaged 'RÎ³c' "
@@ -146,12 +140,8 @@ NOT_EXACT = {
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("plain", 96): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("plain", 97): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã at the end of a word when it a
-    ("plain", 124): A0_ONE_LETTER_WORD,  # Latvian UTF-8 / Windows-1257 mojibake
-    ("plain", 126): A0_ONE_LETTER_WORD,  # Lithuanian UTF-8 / Windows-1257 mojibake
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
     ("extra", 96): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã in some cases when it's the on
-    ("extra", 124): A0_ONE_LETTER_WORD,  # Latvian UTF-8 / Windows-1257 mojibake
-    ("extra", 126): A0_ONE_LETTER_WORD,  # Lithuanian UTF-8 / Windows-1257 mojibake
     ("extra", 141): SUB_CHARACTER,  # Synthetic, negative: don't leak our internal use of byte 0x1
 }
 

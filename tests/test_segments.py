@@ -352,6 +352,36 @@ def test_an_a0_rule_decides_its_example(rule: A0Rule) -> None:
     assert (report.repaired, report.rule) == (repaired, rule.name)
 
 
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # ftfy's Latvian and Lithuanian cases (UTF-8 read as windows-1257): "Š" (C5 A0)
+        # lost its no-break space; "Å" is a letter of neither language, "Š" of both.
+        pytest.param(
+            "Å veices baÅ†Ä·ieri gaida konkrÄ“tus investÄ«ciju projektus",
+            "Šveices baņķieri gaida konkrētus investīciju projektus",
+            id="latvian-sveices",
+        ),
+        pytest.param(
+            "Å iaip ÄÆdomu, kaip ÄÆsivaizduoji. VisÅ³ pirma tam reikia laiko.",
+            "Šiaip įdomu, kaip įsivaizduoji. Visų pirma tam reikia laiko.",
+            id="lithuanian-siaip",
+        ),
+        # The same with one more layer (UTF-8 read as latin-1 again).
+        pytest.param(
+            "Å veices baÅ†Ä·ieri gaida".encode().decode("latin-1"),
+            "Šveices baņķieri gaida",
+            id="latvian-sveices-double",
+        ),
+    ],
+)
+def test_a_lone_lead_that_fits_the_field_better_is_restored(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, "a0-lone-lead-fits-the-field")
+    assert report.remaining is None
+    assert inspect_text(repaired).clean
+
+
 def test_every_restored_space_needs_an_a0_rule() -> None:
     # "Å veices" (Šveices) is a one-letter word as far as the rules tell: ftfy would
     # restore both spaces, so neither is restored.
@@ -400,16 +430,14 @@ def test_a_lead_before_a_space_is_kept_after_damage(text: str) -> None:
 @pytest.mark.parametrize(
     ("damaged", "repaired", "left"),
     [
-        # ftfy's Latvian and Lithuanian cases: "Š" (C5 A0) lost its no-break space, and
-        # the lead "Å" alone is no letter of the field's alphabet.
+        # ftfy's Latvian case with its last words correct: "Š" (C5 A0) lost its no-break
+        # space, and the lead "Å" alone is no letter of the field's alphabet; the field
+        # is repaired segment by segment, where no A0 rule restores a space.
         pytest.param(
-            "Å veices baÅ†Ä·ieri gaida", "Å veices baņķieri gaida", 1, id="latvian-sveices"
-        ),
-        pytest.param(
-            "Å iaip ÄÆdomu, kaip ÄÆsivaizduoji. VisÅ³ pirma",
-            "Å iaip įdomu, kaip įsivaizduoji. Visų pirma",
+            "Å veices baÅ†Ä·ieri gaida konkrētus investīciju",
+            "Å veices baņķieri gaida konkrētus investīciju",
             1,
-            id="lithuanian-siaip",
+            id="latvian-sveices-partly-damaged",
         ),
         # A one-letter word of the field's own language is no damage left.
         pytest.param("Í gÃ¦r fÃ³r hann", "Í gær fór hann", 0, id="icelandic-i"),

@@ -129,6 +129,11 @@ CERTAIN_EXAMPLES = [
     ),
     # Each reading keeps one U+FFFD for the sequence that lost a byte, as the repair does.
     pytest.param("bhĆ³dÅ¾purÅ\ufffdtina", "bhódžpur\ufffdtina", id="byte-lost-alike"),
+    # A no-break space restored joins two segments ("Å veices" is "Šveices"): each reading
+    # reads them joined by the byte restored, and windows-1252's gives the same letters.
+    pytest.param(
+        "Å veices baÅ†Ä·ieri gaida", "Šveices baņķieri gaida", id="a0-restored-joins-segments"
+    ),
 ]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import ftfy
@@ -105,29 +105,52 @@ def _ftfy_step(
     that restored a no-break space) or None. With *a0* (the text has enough evidence),
     ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
     restores is decided by one of :data:`A0_RULES`."""
+    if a0 and _ONE_LETTER_SPACE.search(text) is not None:
+        # A lead alone that may be a one-letter word is first left to ftfy, and its space
+        # restored only when a rule decides it (a0-lone-lead-fits-the-field).
+        released = _capital_spaces(text, one_letter=False)
+        if released is not None:
+            found, _ = _a0_attempt(text, *released)
+            if found is not None:
+                return found
     kept = _capital_spaces(text)
     if kept is None:
         return None
     protected, placeholder = kept
     explained: ftfy.ExplainedText | None = None
-    if a0 and _LEAD_SPACE.search(protected) is not None:
-        explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
-        found = _a0_decided(protected, explained.explanation or [])
+    if a0:
+        found, explained = _a0_attempt(text, protected, placeholder)
         if found is not None:
-            step = _plan_step(protected, explained)
-            if step is not None:
-                fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
-                return (fixed, *step[1:], found[0])
-        if _RESTORE_A0 in (explained.explanation or []):
-            explained = None
-    # A plan that restored no byte A0 is the plan without restore_byte_a0: that option
-    # only adds its own step (the segment step's inner fixes use ftfy's defaults either way).
+            return found
     if explained is None:
         explained = ftfy.fix_encoding_and_explain(protected, config=_FTFY_CONFIG)
     step = _plan_step(protected, explained)
     if step is None:
         return None
     return (_capital_words_kept(text, step[0].replace(placeholder, " ")), *step[1:], None)
+
+
+def _a0_attempt(
+    text: str, protected: str, placeholder: str
+) -> tuple[tuple[str, int, MojibakeKind, bool, A0Found | None] | None, ftfy.ExplainedText | None]:
+    """ftfy's plan with restore_byte_a0 for *protected* (*text* with the spaces it keeps
+    replaced by *placeholder*), as :func:`_ftfy_step` returns it, when :func:`_a0_decided`
+    says every no-break space it restores is decided by a rule of :data:`A0_RULES`; and
+    ftfy's explanation when its plan restored no byte A0: that option only adds its own
+    step (the segment step's inner fixes use ftfy's defaults either way), so the plan is
+    the one without it."""
+    if _LEAD_SPACE.search(protected) is None:
+        return None, None
+    explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
+    found = _a0_decided(protected, explained.explanation or [])
+    if found is not None:
+        step = _plan_step(protected, explained)
+        if step is not None:
+            fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
+            return (fixed, *step[1:], found[0]), None
+    if _RESTORE_A0 in (explained.explanation or []):
+        return None, None
+    return None, explained
 
 
 def _plan_step(
@@ -198,6 +221,11 @@ class A0Spot:
     length: int
     #: The scripts (:func:`_script`) of the letters of the field once repaired.
     scripts: frozenset[str]
+    #: The character the sequence is with the no-break space restored.
+    decoded: str
+    #: The alphabets (:func:`.plausible.alphabets`) that the field's other non-ASCII
+    #: letters once repaired share: those of no restored sequence.
+    shared: int
 
     @property
     def lone(self) -> bool:
@@ -257,6 +285,17 @@ A0_RULES: tuple[A0Rule, ...] = (
             "La région se trouve à l’ouest de l’Ukraine",
         ),
     ),
+    A0Rule(
+        # A lead alone (it may be a one-letter word, as Swedish "Å") whose character with
+        # a no-break space is a letter of more of the alphabets the field's other letters
+        # share than the lead is: "Š" is Latvian, "Å" is not.
+        "a0-lone-lead-fits-the-field",
+        lambda s: s.length == 2 and s.lone and _fits_better(s.text[s.lead], s.decoded, s.shared),
+        (
+            "Å veices baÅ†Ä·ieri gaida konkrÄ“tus",
+            "Šveices baņķieri gaida konkrētus",
+        ),
+    ),
 )
 
 
@@ -270,20 +309,26 @@ def _a0_spots(text: str, encoding: str, repaired: str) -> list[A0Spot] | None:
         return None
     if len(raw) != len(text):
         return None
-    scripts = frozenset(_script(c) for c in repaired if c.isalpha())
-    spots: list[A0Spot] = []
+    found: list[tuple[int, int, str]] = []
     grave = set()
     for match in A_GRAVE_WORD_RE.finditer(raw):
         grave.add(match.start())
-        spots.append(A0Spot(text, encoding, match.start(), 2, scripts))
+        found.append((match.start(), 2, "à"))
     for match in ALTERED_UTF8_RE.finditer(raw):
         if match.start() in grave:
             continue
         try:
-            match.group().replace(b" ", b"\xa0").decode("utf-8")
+            decoded = match.group().replace(b" ", b"\xa0").decode("utf-8")
         except UnicodeDecodeError:
             return None
-        spots.append(A0Spot(text, encoding, match.start(), len(match.group()), scripts))
+        found.append((match.start(), len(match.group()), decoded))
+    scripts = frozenset(_script(c) for c in repaired if c.isalpha())
+    restored = "".join(decoded for _, _, decoded in found)
+    shared = _shared_alphabets(c for c in repaired if c not in restored)
+    spots = [
+        A0Spot(text, encoding, lead, length, scripts, decoded, shared)
+        for lead, length, decoded in found
+    ]
     return sorted(spots, key=lambda spot: spot.lead)
 
 
@@ -344,13 +389,8 @@ def a0_left(repaired: str) -> int:
     if not leads:
         return 0
     lone = {m.start() for m in leads}
-    shared = EVERY_ALPHABET
-    for at, c in enumerate(repaired):
-        if not c.isascii() and c.isalpha() and at not in lone:
-            shared &= alphabets(c)
-    if shared in (0, EVERY_ALPHABET):
-        return 0  # letters of no one alphabet, or none: the field's language is not told
-    return sum(_fits(_a0_decoded(m.group()), shared) > _fits(m.group(), shared) for m in leads)
+    shared = _shared_alphabets(c for at, c in enumerate(repaired) if at not in lone)
+    return sum(_fits_better(m.group(), _a0_decoded(m.group()), shared) for m in leads)
 
 
 def _a0_decoded(lead: str) -> str:
@@ -358,9 +398,23 @@ def _a0_decoded(lead: str) -> str:
     return bytes((ord(lead), 0xA0)).decode("utf-8")
 
 
-def _fits(c: str, shared: int) -> int:
-    """How many of the alphabets *shared* use *c*."""
-    return (alphabets(c) & shared).bit_count()
+def _shared_alphabets(letters: Iterable[str]) -> int:
+    """The alphabets (:func:`.plausible.alphabets`) that every non-ASCII letter of
+    *letters* is in."""
+    shared = EVERY_ALPHABET
+    for c in letters:
+        if not c.isascii() and c.isalpha():
+            shared &= alphabets(c)
+    return shared
+
+
+def _fits_better(lead: str, decoded: str, shared: int) -> bool:
+    """*decoded* (a lead and a no-break space, in UTF-8) is a letter of more of the
+    alphabets *shared* than *lead* is; never when *shared* is none or every alphabet (the
+    field's language is not told)."""
+    if shared in (0, EVERY_ALPHABET):
+        return False
+    return (alphabets(decoded) & shared).bit_count() > (alphabets(lead) & shared).bit_count()
 
 
 def byte_a0_rules(text: str) -> tuple[str, ...]:
@@ -368,12 +422,16 @@ def byte_a0_rules(text: str) -> tuple[str, ...]:
     restore_byte_a0 restores in *text*, when every one is decided and each layer is undone
     whole; else an empty tuple. (A repair also needs enough evidence of damage elsewhere
     in the text, which this does not weigh.)"""
-    kept = _capital_spaces(text)
-    if kept is None or _LEAD_SPACE.search(kept[0]) is None:
-        return ()
-    explained = ftfy.fix_encoding_and_explain(kept[0], config=_A0_CONFIG)
-    found = _a0_decided(kept[0], explained.explanation or [], weigh_layers=False)
-    return tuple(f.rule for f in found or ())
+    # As _ftfy_step reads it: a lead that may be a one-letter word left to ftfy first.
+    for one_letter in (False, True) if _ONE_LETTER_SPACE.search(text) else (True,):
+        kept = _capital_spaces(text, one_letter=one_letter)
+        if kept is None or _LEAD_SPACE.search(kept[0]) is None:
+            continue
+        explained = ftfy.fix_encoding_and_explain(kept[0], config=_A0_CONFIG)
+        found = _a0_decided(kept[0], explained.explanation or [], weigh_layers=False)
+        if found is not None:
+            return tuple(f.rule for f in found)
+    return ()
 
 
 _SEQUENCES = (
@@ -626,7 +684,7 @@ _CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
 _PLACEHOLDERS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
 
 
-def _capital_spaces(text: str) -> tuple[str, str] | None:
+def _capital_spaces(text: str, *, one_letter: bool = True) -> tuple[str, str] | None:
     """*text* with the space after each word in capitals that ends with a lead character
     (``IRMÃ E``, ``DÂ MICRUNESIA``) replaced by a placeholder, and the placeholder (a
     space when there is none to replace); None when the text holds every placeholder.
@@ -641,7 +699,7 @@ def _capital_spaces(text: str) -> tuple[str, str] | None:
     last = 0
     for token in _TOKEN.finditer(text):
         end = token.end()
-        if end < len(text) and text[end] == " " and _kept_before_space(token.group()):
+        if end < len(text) and text[end] == " " and _kept_before_space(token.group(), one_letter):
             out += [text[last:end], placeholder]
             last = end + 1
     return "".join([*out, text[last:]]), placeholder
@@ -651,14 +709,18 @@ def _capital_spaces(text: str) -> tuple[str, str] | None:
 #: of a sentence or a name: Swedish "Å" and "Ö", Italian "È", Portuguese "É", Icelandic
 #: "Í", Irish "Ó", Vietnamese "Ô". Other leads alone ("Ð " for "Р") are no word.
 _ONE_LETTER_LEAD = re.compile("[ÅÖÈÉÍÓÔ]")
+#: Such a lead alone before a space.
+_ONE_LETTER_SPACE = re.compile("(?<![^ \t\r\n])[ÅÖÈÉÍÓÔ](?= )")
 
 
-def _kept_before_space(token: str) -> bool:
+def _kept_before_space(token: str, one_letter: bool = True) -> bool:
     """The space after *token* is kept out of ftfy's reach: a word in capitals ending in a
-    lead (``IRMÃ``), or a lead that is a one-letter word (:data:`_ONE_LETTER_LEAD`).
-    ftfy's segment step decodes each segment with its own defaults, which restore a
-    no-break space after any lead ("Å Ã¤r" → "Šär")."""
-    return _capital_word(token, bare=True) or _ONE_LETTER_LEAD.fullmatch(token) is not None
+    lead (``IRMÃ``), or unless not *one_letter*, a lead that is a one-letter word
+    (:data:`_ONE_LETTER_LEAD`). ftfy's segment step decodes each segment with its own
+    defaults, which restore a no-break space after any lead ("Å Ã¤r" → "Šär")."""
+    return _capital_word(token, bare=True) or (
+        one_letter and _ONE_LETTER_LEAD.fullmatch(token) is not None
+    )
 
 
 def _capital_words_kept(text: str, fixed: str) -> str:

@@ -354,7 +354,8 @@ def competing(
     damaged, repaired = parts or changed(damaged, repaired)
     before, after = _SEGMENT.findall(damaged), _SEGMENT.findall(repaired)
     if len(before) != len(after):
-        before, after = [damaged], [repaired]
+        joined = _joined(before, after)
+        before, after = (joined, after) if joined is not None else ([damaged], [repaired])
     damage = [old for old, new in zip(before, after, strict=True) if old != new]
     # The characters of the changed segments, once: a reading is ruled out by the field
     # when it has no byte for one of them (linear in the field, for every reading). A
@@ -379,6 +380,36 @@ def competing(
             if score(other) > least and _text(old, other):
                 return name, old
     return None
+
+
+def _joined(before: list[str], after: list[str]) -> list[str] | None:
+    """The damaged segments and spaces *before* paired with the repair's *after*, when
+    the repair restored a no-break space that had become a space (ftfy's
+    restore_byte_a0: "Å veices" is "Šveices"): a segment, a space and the next segment
+    are joined by a no-break space where a reading gives the repair's segment from them
+    (the byte every reading is then read with). None when they cannot be paired so."""
+    out: list[str] = []
+    at = 0
+    for new in after:
+        if at >= len(before):
+            return None
+        old = before[at]
+        at += 1
+        while old != new and not _given(old, new):
+            if at + 1 >= len(before) or before[at] != " ":
+                return None
+            old = f"{old}\u00a0{before[at + 1]}"
+            at += 2
+        out.append(old)
+    return out if at == len(before) else None
+
+
+def _given(old: str, new: str) -> bool:
+    """A reading of :data:`READINGS` gives *new* for the segment *old*."""
+    chars = frozenset(old)
+    return any(
+        not chars.isdisjoint(leads) and reading(old, name) == new for name, leads in _READING_LEADS
+    )
 
 
 def _prior(old: str, new: str, chars: frozenset[str]) -> float:
