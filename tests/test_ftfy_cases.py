@@ -119,21 +119,16 @@ SUB_CHARACTER = (
     "a text with U+001A, which ftfy's sloppy codecs use for a lost byte: the repair is not taken"
 )
 
-WEAK_ONLY = (
-    "only weak sequences (a symbol before a no-break space, which the pair table counts as "
-    "a space: it cannot weigh the repair), and the damaged text is no less plausible than "
-    "the repair: correct text has that shape too (CLDR's Yoruba 'DIRHÀM ÈMÌRÂ®' with a "
-    "registered sign), so it is left"
-)
 WEAK_TO_A_LETTER = (
-    "only a weak sequence whose repair is a letter (Ã™ is Ù): the pair-table rule weighs "
-    "repairs to a symbol only, since correct text ends a word in capitals with a lead and "
-    "a symbol (CLDR's Portuguese 'IRÃ™'), whose reading as a letter the table prefers too"
+    "only a weak sequence whose repair is a letter (Ã™ is Ù), and its symbol is one real "
+    "text attaches to a word: correct text ends a word in capitals with a lead and a "
+    "trademark sign (CLDR's Portuguese 'IRÃ™') or a closing quote (CLDR's '“MĨ NÃ”'), and "
+    "'OÃ' may be such a word, which no word list rules out (repair-is-a-word does not "
+    "weigh it)"
 )
 
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
-    ("plain", 94): WEAK_ONLY,  # French example containing non-breaking spaces
     ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked

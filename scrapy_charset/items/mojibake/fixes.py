@@ -50,7 +50,14 @@ from scrapy_charset.items.mojibake.chardata import (
     lost_sequence_pattern,
     sequence_pattern,
 )
-from scrapy_charset.items.mojibake.plausible import EVERY_ALPHABET, alphabets, implausible
+from scrapy_charset.items.mojibake.plausible import (
+    EVERY_ALPHABET,
+    NOT_LESS_IMPLAUSIBLE,
+    alphabets,
+    implausible,
+)
+from scrapy_charset.items.mojibake.words import RULE as WORD_RULE
+from scrapy_charset.items.mojibake.words import word_repair
 
 __all__ = [
     "A0_RULES",
@@ -100,7 +107,7 @@ _C1_STEP = ("transcode", "fix_c1_controls")
 
 def _ftfy_step(
     text: str, *, a0: bool = False
-) -> tuple[str, int, MojibakeKind, bool, A0Found | None] | None:
+) -> tuple[str, int, MojibakeKind, bool, Decided | None] | None:
     """ftfy's encoding fixes: (repaired, rounds, kind, segment by segment, the A0 rule
     that restored a no-break space) or None. With *a0* (the text has enough evidence),
     ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
@@ -132,7 +139,7 @@ def _ftfy_step(
 
 def _a0_attempt(
     text: str, protected: str, placeholder: str
-) -> tuple[tuple[str, int, MojibakeKind, bool, A0Found | None] | None, ftfy.ExplainedText | None]:
+) -> tuple[tuple[str, int, MojibakeKind, bool, Decided | None] | None, ftfy.ExplainedText | None]:
     """ftfy's plan with restore_byte_a0 for *protected* (*text* with the spaces it keeps
     replaced by *placeholder*), as :func:`_ftfy_step` returns it, when :func:`_a0_decided`
     says every no-break space it restores is decided by a rule of :data:`A0_RULES`; and
@@ -244,9 +251,10 @@ class A0Rule:
 
 
 @dataclass(frozen=True)
-class A0Found:
-    """The rule that decided a no-break space restored, and the characters of its
-    sequence (the space it restored aside, when last)."""
+class Decided:
+    """The rule that decided a repair the evidence alone did not, and what it decided on:
+    a rule of :data:`A0_RULES` and the characters of the sequence whose no-break space it
+    restored (the space aside, when last), or :data:`.words.RULE` and the word."""
 
     rule: str
     evidence: str
@@ -341,7 +349,7 @@ def _spot_rule(spot: A0Spot) -> str | None:
 
 def _a0_decided(
     text: str, explanation: list[ftfy.ExplanationStep], *, weigh_layers: bool = True
-) -> list[A0Found] | None:
+) -> list[Decided] | None:
     """The rule that decides each space ftfy's *explanation* for *text* restores as a
     no-break space, when the plan restores some, undoes each layer whole (no segment
     step), and every space is decided by a rule of :data:`A0_RULES` in a layer with
@@ -351,7 +359,7 @@ def _a0_decided(
     if _RESTORE_A0 not in plan or _SEGMENTS_STEP in plan:
         return None
     repaired = ftfy.apply_plan(text, plan)
-    found: list[A0Found] = []
+    found: list[Decided] = []
     for at, step in enumerate(plan):
         if step != _RESTORE_A0:
             continue
@@ -368,7 +376,7 @@ def _a0_decided(
             if rule is None:
                 return None
             sequence = layer[spot.lead : spot.lead + spot.length]
-            found.append(A0Found(rule, sequence.rstrip() or sequence))
+            found.append(Decided(rule, sequence.rstrip() or sequence))
     return found or None
 
 
@@ -606,12 +614,13 @@ def utf8_rounds(
     marks: Marks | None = None,
     counted: Evidence | None = None,
     layers: Scanned | None = None,
-) -> tuple[str, MojibakeKind, bool, A0Found | None] | None:
+) -> tuple[str, MojibakeKind, bool, Decided | None] | None:
     """Undo UTF-8 read as a single-byte encoding, as many times as it was done.
 
-    Returns (repaired, kind, repaired segment by segment, the rule of :data:`A0_RULES`
-    that restored a no-break space), or None; *repaired* is the text itself for damage
-    that is reported without a repair. ftfy decides first
+    Returns (repaired, kind, repaired segment by segment, the rule that decided what the
+    evidence alone did not: one of :data:`A0_RULES` that restored a no-break space, or
+    :data:`.words.RULE` for a layer found on weak sequences only), or None; *repaired*
+    is the text itself for damage that is reported without a repair. ftfy decides first
     (whole text, then its own segments); this module's token-by-token repair catches what
     ftfy leaves as too uncertain ("Ã…land", "Å\u00a0panija", Latin text read as
     windows-1251). *marks* and *counted* are the text's marks and its evidence (counted
@@ -625,7 +634,7 @@ def utf8_rounds(
     kinds: list[MojibakeKind] = []
     rounds: list[int] = []
     segments: list[bool] = []
-    a0: list[A0Found | None] = []
+    a0: list[Decided | None] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
         if text is original and counted is not None:
@@ -659,7 +668,8 @@ def utf8_rounds(
         segments.append(step_segments)
         a0.append(step_a0)
         text = fixed
-    text, used = choose_layers(chain, weak)
+    taken_on_words: list[str] = []
+    text, used = choose_layers(chain, weak, taken_on_words)
     if used == 0:
         if len(chain) > 1 and weak[0] and choose_layers(chain[:2])[1]:
             # A layer on weak sequences only, no less implausible than the text: damage
@@ -671,8 +681,10 @@ def utf8_rounds(
     if total > 1 and not _double_encoded(original, text):
         total = 1  # two separate single repairs (ftfy's, then a token it left)
     kind = UTF8_DOUBLE_ENCODED if total > 1 else kinds[0]
-    restored = next((found for found in a0[:used] if found is not None), None)
-    return text, kind, any(segments[:used]), restored
+    decided = next((found for found in a0[:used] if found is not None), None)
+    if decided is None and taken_on_words:
+        decided = Decided(WORD_RULE, taken_on_words[0])
+    return text, kind, any(segments[:used]), decided
 
 
 #: Characters of windows-1252 that are a UTF-8 lead byte and end words in capitals
@@ -757,46 +769,60 @@ def _capital_word(token: str, *, bare: bool = False) -> bool:
     )
 
 
-def choose_layers(chain: list[str], weak: list[bool] | None = None) -> tuple[str, int]:
+def choose_layers(
+    chain: list[str], weak: list[bool] | None = None, words: list[str] | None = None
+) -> tuple[str, int]:
     """The text that *chain* (a text, then each layer of repair undone from the one
     before) gives back, and how many layers were taken: token by token (a run of
     characters other than spaces), the deepest layer that is more plausible than the last
     one taken (:func:`.plausible.implausible`), so a layer is undone only after the one
     before it was judged, and a token is never a text that no whole layer gives. A layer
     found on weak sequences only (*weak*, one flag per layer) must make its tokens less
-    implausible than they were: text with a symbol after an accented capital and nothing
-    wrong ("ÈMÌRÂ®") stays as it is."""
+    implausible than they were (text with a symbol after an accented capital and nothing
+    wrong, "ÈMÌRÂ®", stays as it is), or make each part it changes a word real text uses
+    that was none (:func:`.words.word_repair`: "CAFÃ‰" is "CAFÉ"); the words taken so are
+    added to *words*, when given."""
     strict = [False, *(weak or [False] * (len(chain) - 1))]
 
-    def better(before: str, after: str, layer: int) -> bool:
+    def better(before: str, after: str, layer: int) -> str | bool:
         # A U+FFFD is a character lost, not one a repair brought in: the repair keeps one
         # for each sequence that lost a byte, as ftfy does, and it is judged on the rest.
-        return (
-            implausible(
-                before.replace("\ufffd", " "), after.replace("\ufffd", " "), strict=strict[layer]
-            )
-            is None
-        )
+        lost_before, lost_after = before.replace("\ufffd", " "), after.replace("\ufffd", " ")
+        found = implausible(lost_before, lost_after, strict=strict[layer])
+        if found is None:
+            return True
+        if found != NOT_LESS_IMPLAUSIBLE or implausible(lost_before, lost_after) is not None:
+            return False
+        # Weak sequences only, and a repair no less plausible by its characters: taken
+        # when it makes words that real text uses of text that was none.
+        return word_repair(before, after) or False
 
     tokens = [_TOKEN_OR_SPACE.findall(t) for t in chain]
     if any(len(t) != len(tokens[0]) for t in tokens):
         best = 0
+        word: str | bool = False
         for layer in range(1, len(chain)):
-            if better(chain[best], chain[layer], layer):
-                best = layer
+            found = better(chain[best], chain[layer], layer)
+            if found:
+                best, word = layer, found
+        if words is not None and isinstance(word, str):
+            words.append(word)
         return chain[best], best
     out: list[str] = []
     used = 0
     for i, first in enumerate(tokens[0]):
         best = 0
+        word = False
         for layer in range(1, len(chain)):
-            if tokens[layer][i] != tokens[best][i] and better(
-                tokens[best][i], tokens[layer][i], layer
-            ):
-                best = layer
+            if tokens[layer][i] != tokens[best][i]:
+                found = better(tokens[best][i], tokens[layer][i], layer)
+                if found:
+                    best, word = layer, found
         out.append(tokens[best][i])
         if tokens[best][i] != first:
             used = max(used, best)
+            if words is not None and isinstance(word, str):
+                words.append(word)
     return "".join(out), used
 
 
