@@ -11,9 +11,9 @@ subtitles, news, books, web text and more: wordfreq's README lists them), writte
 Latin alphabets: lowercase letters of ASCII and of U+00C0-U+024F (Latin-1 Supplement,
 Latin Extended-A and -B), at least one of them not ASCII, and as frequent as
 :data:`MIN_FREQUENCY` in one language at least (a Zipf frequency of 4: once in 100,000
-words). Letters of two-byte UTF-8 sequences are the ones a single-byte reading shows as two
-characters, one of which may be a symbol; rarer words and other scripts are left out to
-keep the table small.
+words), or :data:`MIN_FREQUENCY_ONE_LETTER` for a word of one letter. Letters of two-byte
+UTF-8 sequences are the ones a single-byte reading shows as two characters, one of which
+may be a symbol; rarer words and other scripts are left out to keep the table small.
 
 Usage::
 
@@ -49,8 +49,12 @@ OUT = REPO / "scrapy_charset" / "items" / "mojibake" / "_words.py"
 WORDFREQ_VERSION = "3.1.1"
 #: The lists read: "small" has every language wordfreq carries.
 WORDLIST = "small"
-#: A word is kept when it is at least this frequent in one language (Zipf 4.0).
+#: A word is kept when it is at least this frequent in one language (Zipf 4.0)...
 MIN_FREQUENCY = 1e-5
+#: ...and a word of one letter at least this frequent (Zipf 6.0: "à" in French, "é" in
+#: Portuguese, "è" in Italian, "å" in Norwegian, "í" and "á" in Icelandic, "į" in
+#: Lithuanian): the lists hold every letter alone, most as initials or noise.
+MIN_FREQUENCY_ONE_LETTER = 1e-3
 #: Letters of the Latin alphabets: ASCII, and those of two-byte UTF-8 sequences.
 LATIN_WORD = re.compile("[a-z\u00c0-\u024f]+")
 NOT_ASCII = re.compile("[\u00c0-\u024f]")
@@ -72,8 +76,9 @@ def words() -> list[str]:
     found: set[str] = set()
     for language in sorted(wordfreq.available_languages(WORDLIST)):
         for word, frequency in wordfreq.get_frequency_dict(language, WORDLIST).items():
+            least = MIN_FREQUENCY_ONE_LETTER if len(word) == 1 else MIN_FREQUENCY
             if (
-                frequency >= MIN_FREQUENCY
+                frequency >= least
                 and LATIN_WORD.fullmatch(word)
                 and NOT_ASCII.search(word)
                 and word == word.lower()
@@ -99,6 +104,7 @@ def generate(kept: list[str]) -> str:
         "",
         f'WORDFREQ_VERSION = "{WORDFREQ_VERSION}"',
         f"MIN_FREQUENCY = {MIN_FREQUENCY!r}",
+        f"MIN_FREQUENCY_ONE_LETTER = {MIN_FREQUENCY_ONE_LETTER!r}",
         f'FINGERPRINT = "{digest}"',
         f"COUNT = {len(kept)}",
         "#: The words, sorted, separated by spaces.",

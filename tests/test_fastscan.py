@@ -100,6 +100,9 @@ def _kind(limit: int) -> st.SearchStrategy[str]:
         st.text(max_size=300),
         st.text(alphabet=_MARK_CHARS + "abc ", max_size=200),
         st.text(alphabet=_SEQUENCE_CHARS + "a ", max_size=200),
+        # The lost no-break space's shape ("voilÃ le"), in short and in sparse text.
+        st.text(alphabet="ÃÂaZé ✔", max_size=40),
+        st.builds(lambda a, b: a + "voilÃ le" + b, sparse_text, sparse_text),
         sparse_text,
         _kind(0x100),  # 1-byte strings
         _kind(0x10000),  # 2-byte strings, lone surrogates among them

@@ -91,11 +91,6 @@ def test_no_wrong_change(case: Case, legacy: bool, request: pytest.FixtureReques
 
 # --- Exact repairs on the UTF-8 kinds --------------------------------------------------------
 
-A0_ON_ITS_OWN = (
-    "ftfy restores a no-break space that became a space (its restore_byte_a0 guess), and "
-    "that space is the only damage: without decisive evidence elsewhere in the text, the "
-    "shape is left (a lead before a space is correct text too: IRMÃ E, DÂ MICRUNESIA)"
-)
 GREEK_IN_LATIN_WORD = (
     "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
     "and reported, as the pair table finds 'Rγc' no likelier than the damaged 'RÎ³c' "
@@ -116,7 +111,9 @@ C1_DECODE_STEP = (
     "step, not its C1-control fixer): not followed"
 )
 SUB_CHARACTER = (
-    "a text with U+001A, which ftfy's sloppy codecs use for a lost byte: the repair is not taken"
+    "the extra layer's 'Â\\x81' undone is U+0081, a C1 control as the damaged text holds "
+    "one: the repair is no less implausible (not-text either way), and the field is "
+    "reported as C1 controls"
 )
 
 WEAK_TO_A_LETTER = (
@@ -133,10 +130,7 @@ NOT_EXACT = {
     ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
-    ("plain", 96): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã in some cases when it's the on
-    ("plain", 97): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã at the end of a word when it a
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
-    ("extra", 96): A0_ON_ITS_OWN,  # Synthetic: we can recognize Ã in some cases when it's the on
     ("extra", 141): SUB_CHARACTER,  # Synthetic, negative: don't leak our internal use of byte 0x1
 }
 
@@ -159,29 +153,10 @@ def test_exact_repair_of_utf8_kinds(case: Case, request: pytest.FixtureRequest) 
     assert _result(case) == case.expected
 
 
-A0_LEFT = (
-    "the repair with the extra layer leaves 'à' and the two spaces its no-break space and "
-    "space became ('voilà  le'): no lead is left to tell"
-)
-A0_ALONE = "a lead character then a space is the only damage: not looked for"
-
-#: (variant, case index) -> why a field not repaired exactly is reported clean.
-REPORTED_CLEAN = {
-    ("plain", 96): A0_ALONE,  # Synthetic: we can recognize Ã in some cases when it's the on
-    ("plain", 97): A0_ALONE,  # Synthetic: we can recognize Ã at the end of a word when it a
-    ("extra", 96): A0_LEFT,  # Synthetic: we can recognize Ã in some cases when it's the on
-}
-
-
 @pytest.mark.parametrize("case", _exact_cases(), ids=_id)
-def test_damage_not_repaired_exactly_is_not_reported_clean(
-    case: Case, request: pytest.FixtureRequest
-) -> None:
+def test_damage_not_repaired_exactly_is_not_reported_clean(case: Case) -> None:
     # A field that is not given back as ftfy's exact repair is flagged, and a repair that
     # is not exact says damage remains, or a second check of it finds the damage.
-    reason = REPORTED_CLEAN.get((case.variant, case.index))
-    if reason is not None:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     report = inspect_text(case.text)
     if _result(case) == case.expected:
         return

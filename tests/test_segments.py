@@ -8,7 +8,7 @@ import ftfy
 import pytest
 
 from scrapy_charset.items.mojibake import MojibakeKind
-from scrapy_charset.items.mojibake.badness import utf8_sequences, weigh_rule
+from scrapy_charset.items.mojibake.badness import scan, utf8_sequences, weigh_rule
 from scrapy_charset.items.mojibake.fixes import (
     A0_RULES,
     A0Rule,
@@ -469,3 +469,63 @@ def test_a_lone_lead_a_repair_left_is_damage_left(damaged: str, repaired: str, l
 )
 def test_a_one_letter_word_before_damage_keeps_its_space(damaged: str, repaired: str) -> None:
     assert inspect_text(damaged).repaired == repaired
+
+
+# --- A lost no-break space alone (badness.Marks.lost_a0) ------------------------------------
+
+# (damaged, repaired): "Ã" or "Â" then a space right after a lowercase letter, the field's
+# only damage: ftfy's synthetic cases, and "à" and a no-break space in real French.
+LOST_A0_REPAIRED = [
+    pytest.param("voilÃ le travail", "voilà le travail", id="ftfy-a-grave-absorbs-a-space"),
+    pytest.param("voilÃ  le travail", "voilà le travail", id="ftfy-a-grave-space-for-a0"),
+    pytest.param("c'est lÃ  qu'il faut", "c'est là qu'il faut", id="french-la"),
+    pytest.param("quelque choseÂ partout", "quelque chose\u00a0partout", id="no-break-space"),
+    # With one more layer (UTF-8 read as latin-1 again): the layer with no evidence of
+    # its own is undone by the same rule.
+    pytest.param(
+        "voilÃ  le travail".encode().decode("latin-1"), "voilà le travail", id="two-layers"
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), LOST_A0_REPAIRED)
+def test_a_lost_no_break_space_alone_is_repaired(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, "a0-after-lowercase")
+    assert report.remaining is None
+    assert inspect_text(repaired).clean
+
+
+# Text with correct accented words around it is read by ftfy segment by segment, where no
+# A0 rule decides a space: the damage is reported, not repaired, and never called clean.
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        pytest.param("déjà voilÃ le travail", id="after-correct-french"),
+        pytest.param("amanhÃ  de manhã", id="before-correct-portuguese"),
+    ],
+)
+def test_a_lost_no_break_space_next_to_correct_text_is_reported(damaged: str) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired is None
+    assert (report.mojibake, report.rule, report.evidence) == (
+        "utf8-as-windows-1252",
+        "a0-after-lowercase",
+        "Ã",
+    )
+
+
+# Correct text with a lead and a space that is not after a lowercase letter: no mark.
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("IRMÃ E IRMÃO", id="portuguese-capitals"),
+        pytest.param("RIGGIUNI DÂ MICRUNESIA", id="corsican-capitals"),
+        pytest.param("Ã bientôt", id="lead-alone"),
+        pytest.param("voilÃ", id="at-the-end"),
+        pytest.param("São Tomé", id="lowercase-a-tilde"),
+    ],
+)
+def test_no_lost_no_break_space_mark_in_correct_text(text: str) -> None:
+    assert not scan(text).lost_a0
+    assert inspect_text(text).repaired is None

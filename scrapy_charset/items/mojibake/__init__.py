@@ -252,6 +252,10 @@ def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
         return None
     fixed, kind, segments, a0 = result
     if fixed == text:
+        if a0 is not None:  # a lost no-break space, reported: the rule that found it
+            return Finding(
+                kind, None, encoding="UTF-8", sure=False, rule=a0.rule, evidence=a0.evidence
+            )
         return Finding(kind, None, encoding="UTF-8", sure=False)
     if segments and not all_utf8(text) and ctx.legacy_repaired:
         # Repaired segment by segment: windows-1252 characters that happen to form a
@@ -297,7 +301,7 @@ FIXERS: tuple[Fixer, ...] = (
     ),
     Fixer(
         "utf8-rounds",
-        lambda ctx: ctx.utf8,
+        lambda ctx: ctx.utf8 or ctx.marks.lost_a0,
         _utf8_rounds,
         safe=True,
         example=("CafÃ© crÃ¨me", "Café crème"),

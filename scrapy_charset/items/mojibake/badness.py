@@ -113,6 +113,7 @@ __all__ = [
     "cp437_evidence",
     "cp437_sequences",
     "evidence",
+    "lost_a0_at",
     "scan",
     "sequence_pairs",
     "shift_jis_marks",
@@ -571,6 +572,7 @@ class Marks:
             or self.shift_jis_leads
             or self.mac_cyrillic
             or self.cp437
+            or self.lost_a0
         )
 
     @property
@@ -599,6 +601,12 @@ class Marks:
     #: Where a UTF-8 sequence read as cp437 may start (its lead, followed by the
     #: continuation characters it needs), in text that windows-1252 does not encode whole.
     cp437: tuple[int, ...] = ()
+    #: In text that windows-1252 encodes whole, "Ã" or "Â" then a space after a lowercase
+    #: letter: UTF-8 of "à" or of a no-break space read as windows-1252, whose byte A0
+    #: became a space ("voilÃ le travail"), a shape no correct text of the outside
+    #: sources has. Evidence of its own where the text has no other (see
+    #: :func:`.fixes.utf8_rounds`).
+    lost_a0: bool = False
     #: The compiled scanner found that these marks can never be evidence: each is a
     #: script reading's continuation character whose sequence, if any, no rule of the
     #: evidence weighs, alone, in a field where the reading's script is also outside its
@@ -658,6 +666,8 @@ def scan(text: str) -> Marks:
         encodable, places, shift_jis, quiet = _candidates(text)
         marks.shift_jis_leads = shift_jis
         if not places:  # no mark: most clean text
+            if encodable and ("Ã" in text or "Â" in text):  # memchr
+                marks.lost_a0 = lost_a0_at(text) >= 0
             return marks
         if quiet is not None:
             return _quiet_marks(quiet)
@@ -716,7 +726,27 @@ def scan(text: str) -> Marks:
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
         marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
+    # (Sparse text with no place is not told encodable by the pure path: asked here.)
+    if ("Ã" in text or "Â" in text) and (encodable or _encodable(text)):  # memchr first
+        marks.lost_a0 = lost_a0_at(text) >= 0
     return marks
+
+
+def lost_a0_at(text: str) -> int:
+    """Where *text* holds "Ã" or "Â" (the leads of "à", C3 A0, and of a no-break space,
+    C2 A0, in windows-1252) then a space, right after a lowercase letter
+    (:attr:`Marks.lost_a0`): the first such lead's position, or -1. Each lead is found by
+    ``str.find`` (a memchr)."""
+    last = len(text) - 1
+    first = -1
+    for lead in "ÃÂ":
+        at = text.find(lead, 1)
+        while at != -1 and (first == -1 or at < first):
+            if at < last and text[at + 1] == " " and text[at - 1].islower():
+                first = at
+                break
+            at = text.find(lead, at + 1)
+    return first
 
 
 #: Texts already scanned, and what was found: their marks (:func:`scan`) and their

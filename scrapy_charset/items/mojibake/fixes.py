@@ -30,6 +30,7 @@ from scrapy_charset.items.mojibake.badness import (
     Marks,
     Scanned,
     evidence,
+    lost_a0_at,
     scan,
     weigh,
     weigh_rule,
@@ -106,18 +107,18 @@ _C1_STEP = ("transcode", "fix_c1_controls")
 
 
 def _ftfy_step(
-    text: str, *, a0: bool = False
+    text: str, *, a0: bool = False, a0_rules: tuple[A0Rule, ...] | None = None
 ) -> tuple[str, int, MojibakeKind, bool, Decided | None] | None:
     """ftfy's encoding fixes: (repaired, rounds, kind, segment by segment, the A0 rule
     that restored a no-break space) or None. With *a0* (the text has enough evidence),
     ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
-    restores is decided by one of :data:`A0_RULES`."""
+    restores is decided by one of :data:`A0_RULES` (of *a0_rules*, when given)."""
     if a0 and _ONE_LETTER_SPACE.search(text) is not None:
         # A lead alone that may be a one-letter word is first left to ftfy, and its space
         # restored only when a rule decides it (a0-lone-lead-fits-the-field).
         released = _capital_spaces(text, one_letter=False)
         if released is not None:
-            found, _ = _a0_attempt(text, *released)
+            found, _ = _a0_attempt(text, *released, a0_rules)
             if found is not None:
                 return found
     kept = _capital_spaces(text)
@@ -126,7 +127,7 @@ def _ftfy_step(
     protected, placeholder = kept
     explained: ftfy.ExplainedText | None = None
     if a0:
-        found, explained = _a0_attempt(text, protected, placeholder)
+        found, explained = _a0_attempt(text, protected, placeholder, a0_rules)
         if found is not None:
             return found
     if explained is None:
@@ -138,7 +139,7 @@ def _ftfy_step(
 
 
 def _a0_attempt(
-    text: str, protected: str, placeholder: str
+    text: str, protected: str, placeholder: str, rules: tuple[A0Rule, ...] | None = None
 ) -> tuple[tuple[str, int, MojibakeKind, bool, Decided | None] | None, ftfy.ExplainedText | None]:
     """ftfy's plan with restore_byte_a0 for *protected* (*text* with the spaces it keeps
     replaced by *placeholder*), as :func:`_ftfy_step` returns it, when :func:`_a0_decided`
@@ -149,7 +150,7 @@ def _a0_attempt(
     if _LEAD_SPACE.search(protected) is None:
         return None, None
     explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
-    found = _a0_decided(protected, explained.explanation or [])
+    found = _a0_decided(protected, explained.explanation or [], rules=rules)
     if found is not None:
         step = _plan_step(protected, explained)
         if step is not None:
@@ -307,6 +308,12 @@ A0_RULES: tuple[A0Rule, ...] = (
 )
 
 
+#: The rule that decides a lost no-break space in text with no other evidence of damage
+#: (:attr:`.badness.Marks.lost_a0`): no correct text of the outside sources has it.
+_LOST_A0_RULES = tuple(rule for rule in A0_RULES if rule.name == "a0-after-lowercase")
+_LOST_A0 = _LOST_A0_RULES[0].name
+
+
 def _a0_spots(text: str, encoding: str, repaired: str) -> list[A0Spot] | None:
     """The spaces of *text* that restore_byte_a0 restores when *text* is read back as
     *encoding*, as it does: "Ã" and a space before a word becomes "à" and the space
@@ -340,21 +347,26 @@ def _a0_spots(text: str, encoding: str, repaired: str) -> list[A0Spot] | None:
     return sorted(spots, key=lambda spot: spot.lead)
 
 
-def _spot_rule(spot: A0Spot) -> str | None:
-    for rule in A0_RULES:
+def _spot_rule(spot: A0Spot, rules: tuple[A0Rule, ...] | None = None) -> str | None:
+    for rule in A0_RULES if rules is None else rules:
         if rule.test(spot):
             return rule.name
     return None
 
 
 def _a0_decided(
-    text: str, explanation: list[ftfy.ExplanationStep], *, weigh_layers: bool = True
+    text: str,
+    explanation: list[ftfy.ExplanationStep],
+    *,
+    weigh_layers: bool = True,
+    rules: tuple[A0Rule, ...] | None = None,
 ) -> list[Decided] | None:
     """The rule that decides each space ftfy's *explanation* for *text* restores as a
     no-break space, when the plan restores some, undoes each layer whole (no segment
-    step), and every space is decided by a rule of :data:`A0_RULES` in a layer with
-    enough evidence of its own (*weigh_layers*; the first layer's is the caller's to
-    count); else None."""
+    step), and every space is decided by a rule of :data:`A0_RULES` (of *rules* only,
+    when given), in a layer with enough evidence of its own or by the rule of a lost
+    no-break space alone (*weigh_layers*; the first layer's is the caller's to count);
+    else None."""
     plan = [(operation, name) for operation, name in explanation]
     if _RESTORE_A0 not in plan or _SEGMENTS_STEP in plan:
         return None
@@ -366,13 +378,15 @@ def _a0_decided(
         if at == 0 or plan[at - 1][0] != "encode":
             return None
         layer = ftfy.apply_plan(text, plan[: at - 1]) if at > 1 else text
-        if at > 1 and weigh_layers and not evidence(layer, until=Evidence.is_enough).enough:
-            return None
+        # A layer with no evidence of its own is taken only where its spaces are all
+        # decided by the rule of damage of its own (a lost no-break space after a
+        # lowercase letter: _LOST_A0_RULES).
+        alone = at > 1 and weigh_layers and not evidence(layer, until=Evidence.is_enough).enough
         spots = _a0_spots(layer, plan[at - 1][1], repaired)
         if not spots:
             return None
         for spot in spots:
-            rule = _spot_rule(spot)
+            rule = _spot_rule(spot, _LOST_A0_RULES if alone else rules)
             if rule is None:
                 return None
             sequence = layer[spot.lead : spot.lead + spot.length]
@@ -637,16 +651,29 @@ def utf8_rounds(
     a0: list[Decided | None] = []
     for _ in range(MAX_ROUNDS):
         # The caller's marks are those of the text as given; a repaired text is scanned anew.
+        layer_marks = marks if text is original else None
         if text is original and counted is not None:
             seen = counted
         else:
-            layer_marks = marks if text is original and marks is not None else scan(text)
+            layer_marks = layer_marks or scan(text)
             seen = evidence(text, marks=layer_marks, until=Evidence.is_enough)
             if layers is not None and text is not original:
                 layers[text] = layer_marks, seen
         if not seen.some:
-            break
-        step = _ftfy_step(text, a0=seen.enough)
+            # A lost no-break space after a lowercase letter is damage of its own, repaired
+            # only where a0-after-lowercase decides every space restored.
+            if not (layer_marks or scan(text)).lost_a0:
+                break
+            step = _ftfy_step(text, a0=True, a0_rules=_LOST_A0_RULES)
+            if step is None or step[4] is None:
+                if text is original:
+                    # ftfy could not undo it whole (correct accented text around it is
+                    # read segment by segment): reported without a repair.
+                    at = lost_a0_at(text)
+                    return original, UTF8_AS_WINDOWS_1252, False, Decided(_LOST_A0, text[at])
+                break
+        else:
+            step = _ftfy_step(text, a0=seen.enough)
         if step is not None:
             fixed, more, step_kind, step_segments, step_a0 = step
         else:
@@ -810,14 +837,18 @@ def choose_layers(
         return chain[best], best
     out: list[str] = []
     used = 0
+    best = 0
     for i, first in enumerate(tokens[0]):
-        best = 0
         word = False
-        for layer in range(1, len(chain)):
-            if tokens[layer][i] != tokens[best][i]:
-                found = better(tokens[best][i], tokens[layer][i], layer)
-                if found:
-                    best, word = layer, found
+        if first[0] not in _SPACES:
+            best = 0
+            for layer in range(1, len(chain)):
+                if tokens[layer][i] != tokens[best][i]:
+                    found = better(tokens[best][i], tokens[layer][i], layer)
+                    if found:
+                        best, word = layer, found
+        # else: spaces go with the token before them (a space that a lost no-break space
+        # became is part of that token's sequence: "voilÃ  le" is "voilà le").
         out.append(tokens[best][i])
         if tokens[best][i] != first:
             used = max(used, best)
@@ -827,6 +858,7 @@ def choose_layers(
 
 
 _TOKEN_OR_SPACE = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
+_SPACES = " \t\r\n"
 
 
 def _double_encoded(damaged: str, repaired: str) -> bool:
