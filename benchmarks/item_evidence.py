@@ -26,6 +26,12 @@ locale and CLDR locale; 1, the default, takes them all). Sources:
   reading the package knows, clean accented text around it: flagged, wrong repairs (with
   and without ``legacy=True``), and repaired values that come back clean while damage
   remains.
+
+``--damaged-names`` runs only this: CLDR's names of every fourth locale (times ``step``),
+in title case and in capitals, damaged whole as UTF-8 read as windows-1252 and as
+latin-1: exact repairs, repairs that are not exact and wrong ones, reports and misses.
+``--lost-a0`` runs only this: CLDR's names of every locale (times ``step``) whose damage as
+windows-1252 holds a no-break space, that space then made an ASCII space.
 """
 
 from __future__ import annotations
@@ -338,12 +344,78 @@ def partial_figures(samples: Sequence[tuple[str, str, str]]) -> dict[str, dict[s
     return figures
 
 
+# --- CLDR's names, damaged whole --------------------------------------------------------------
+
+
+def damaged_names(step: int = 4, *, lost_a0: bool = False) -> dict[str, int]:
+    """CLDR's names (every *step*-th locale, title case and capitals) damaged whole as UTF-8
+    read as windows-1252 and as latin-1, or with *lost_a0* only those whose damage as
+    windows-1252 holds a no-break space (byte A0), that space then made a space (as HTML
+    whitespace handling does). Fields, those in capitals, exact repairs (of all, and of
+    those in capitals), repairs that differ only in where a space is (a no-break space
+    restored before or after a letter), other repairs that are not exact: wrong ones
+    (bringing in a character neither in the name nor in the damaged field), and hidden ones
+    (no damage reported left, and clean when checked again); reports without a repair, and
+    misses."""
+    row = dict.fromkeys(
+        ("fields", "capitals", "exact", "exact capitals", "spaces only", "not exact",
+         "wrong", "hidden", "reported", "missed"),
+        0,
+    )  # fmt: skip
+    seen: set[str] = set()
+    hows = ("utf-8 as windows-1252",) if lost_a0 else ("utf-8 as windows-1252", "utf-8 as latin-1")
+    for name in cldr_locale_names(step):
+        if name.isascii() or name in seen:
+            continue
+        seen.add(name)
+        for how in hows:
+            damaged = _damage(name, how)
+            if lost_a0:
+                if "\u00a0" not in damaged:
+                    continue
+                damaged = damaged.replace("\u00a0", " ")
+            if damaged == name:
+                continue
+            report = inspect_text(damaged)
+            row["fields"] += 1
+            row["capitals"] += name.isupper()
+            repaired = report.repaired
+            if repaired == name:
+                row["exact"] += 1
+                row["exact capitals"] += name.isupper()
+            elif repaired is None:
+                row["reported" if report.mojibake is not None else "missed"] += 1
+            elif repaired.replace(" ", "") == name.replace(" ", ""):
+                row["spaces only"] += 1
+            else:
+                row["not exact"] += 1
+                row["wrong"] += bool(set(repaired) - set(name) - set(damaged))
+                row["hidden"] += report.remaining is None and inspect_text(repaired).clean
+    return row
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "step", type=int, nargs="?", default=1, help="take every n-th Faker and CLDR locale"
     )
-    step = max(1, parser.parse_args(argv).step)
+    parser.add_argument(
+        "--damaged-names",
+        action="store_true",
+        help="only CLDR's names of every 4th locale (times step) damaged whole",
+    )
+    parser.add_argument(
+        "--lost-a0",
+        action="store_true",
+        help="only CLDR's names whose damage holds a no-break space, made a space",
+    )
+    args = parser.parse_args(argv)
+    step = max(1, args.step)
+    if args.damaged_names or args.lost_a0:
+        row = damaged_names(step if args.lost_a0 else 4 * step, lost_a0=args.lost_a0)
+        print(" | ".join(row))
+        print(" | ".join(f"{n:,}" for n in row.values()))
+        return
     print("ftfy 6.3.1 test_cases.json")
     print(f"{'variant':<8}{'cases':>7}{'wrong':>7}{'wrong (legacy)':>16}{'utf-8 kinds':>13}"
           f"{'exact':>7}{'ftfy exact':>12}")  # fmt: skip

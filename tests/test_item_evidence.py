@@ -15,6 +15,7 @@ from benchmarks.item_evidence import (
     READINGS,
     cldr_locale_names,
     clean_figures,
+    damaged_names,
     doc_sentences,
     faker_names,
     partial_figures,
@@ -96,3 +97,17 @@ def test_no_repaired_value_comes_back_clean_with_damage_left(
 ) -> None:
     _gaps(request, reading, HIDDEN)
     assert _partial()[reading]["hidden"] == 0
+
+
+@pytest.mark.parametrize(
+    "lost_a0",
+    [
+        pytest.param(False, id="cldr-names-damaged-whole"),
+        pytest.param(True, id="cldr-names-with-a-lost-no-break-space"),
+    ],
+)
+def test_damaged_cldr_names_are_never_repaired_wrong(lost_a0: bool) -> None:
+    row = damaged_names(40, lost_a0=lost_a0)
+    assert row["fields"] > 200
+    assert row["wrong"] == 0
+    assert row["exact"] > row["fields"] // 2

@@ -10,7 +10,10 @@ bytes ("Rep√Їblica"), a cp437 lead followed by its continuation character ("�
 or two windows-1252 characters in a row in text that windows-1252
 can encode whole (a legacy double-byte character). :func:`suspicious` looks for these
 marks with one regular-expression pass at C speed; text without any is clean, and no
-further analysis runs. A Latin pair is a mark only where one reading has the lead and as
+further analysis runs. One more mark holds no sequence: "Ã" or "Â" then a space right
+after a lowercase letter, in text windows-1252 encodes whole (a no-break space, byte A0,
+that became a space: "voilÃ le"), found by ``memchr`` (:attr:`Marks.lost_a0`). A Latin
+pair is a mark only where one reading has the lead and as
 many of its continuation characters as the lead needs; once a text that windows-1252
 encodes whole has shown one legacy mark, the pass looks no further for them, and finds the
 Latin sequences from their rarer character (the lead for macintosh, the first continuation
@@ -553,8 +556,10 @@ def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    _, found, shift_jis = _found(text)
-    return shift_jis > 0 or next(found, None) is not None
+    encodable, found, shift_jis = _found(text)
+    if shift_jis > 0 or next(found, None) is not None:
+        return True
+    return _lost_a0_mark(text, encodable)
 
 
 @dataclass(slots=True)
@@ -666,8 +671,8 @@ def scan(text: str) -> Marks:
         encodable, places, shift_jis, quiet = _candidates(text)
         marks.shift_jis_leads = shift_jis
         if not places:  # no mark: most clean text
-            if encodable and ("Ã" in text or "Â" in text):  # memchr
-                marks.lost_a0 = lost_a0_at(text) >= 0
+            if "Ã" in text or "Â" in text:  # memchr: most clean text has neither
+                marks.lost_a0 = _lost_a0_mark(text, encodable)
             return marks
         if quiet is not None:
             return _quiet_marks(quiet)
@@ -726,10 +731,17 @@ def scan(text: str) -> Marks:
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
         marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
-    # (Sparse text with no place is not told encodable by the pure path: asked here.)
-    if ("Ã" in text or "Â" in text) and (encodable or _encodable(text)):  # memchr first
-        marks.lost_a0 = lost_a0_at(text) >= 0
+    if "Ã" in text or "Â" in text:  # memchr: most text has neither
+        marks.lost_a0 = _lost_a0_mark(text, encodable)
     return marks
+
+
+def _lost_a0_mark(text: str, encodable: bool) -> bool:
+    """:attr:`Marks.lost_a0` of *text*, whose windows-1252 encoding *encodable* was told by
+    the scan (the pure path does not tell it for sparse text without a place: asked)."""
+    return (
+        ("Ã" in text or "Â" in text) and (encodable or _encodable(text)) and lost_a0_at(text) >= 0
+    )
 
 
 def lost_a0_at(text: str) -> int:
