@@ -291,6 +291,10 @@ HOSTILE = [
     ("mixed-kinds", " ".join(_readings("Grüße aus Zürich, Привет"))),
     *[(f"reading-{i}", value) for i, value in enumerate(_readings("Café crème, Кафе, 珈琲店"))],
     ("megabyte", DAMAGED * 90_000),
+    # Lost no-break spaces by the thousand: the spaces a repair joins are paired with
+    # bounded work (siblings._joined), and each lead is found by memchr.
+    ("lost-no-break-spaces", "Å " * 40_000 + "baÅ†Ä·ieri konkrÄ“tus"),
+    ("lost-no-break-space-alone", "voilÃ le travail " * 20_000),
 ]
 
 

@@ -671,8 +671,8 @@ def scan(text: str) -> Marks:
         encodable, places, shift_jis, quiet = _candidates(text)
         marks.shift_jis_leads = shift_jis
         if not places:  # no mark: most clean text
-            if "Ã" in text or "Â" in text:  # memchr: most clean text has neither
-                marks.lost_a0 = _lost_a0_mark(text, encodable)
+            if encodable and ("Ã" in text or "Â" in text):  # memchr: most text has neither
+                marks.lost_a0 = lost_a0_at(text) >= 0
             return marks
         if quiet is not None:
             return _quiet_marks(quiet)

@@ -387,21 +387,32 @@ def _joined(before: list[str], after: list[str]) -> list[str] | None:
     the repair restored a no-break space that had become a space (ftfy's
     restore_byte_a0: "Å veices" is "Šveices"): a segment, a space and the next segment
     are joined by a no-break space where a reading gives the repair's segment from them
-    (the byte every reading is then read with). None when they cannot be paired so."""
+    (the byte every reading is then read with). None when they cannot be paired so: a
+    segment is joined with the next only while *before* has more than *after*, and with
+    :data:`_MOST_JOINED` others at most, so the work stays linear in the field."""
     out: list[str] = []
     at = 0
+    extra = len(before) - len(after)  # each join takes a space and a segment away
     for new in after:
         if at >= len(before):
             return None
         old = before[at]
         at += 1
+        joined = 0
         while old != new and not _given(old, new):
-            if at + 1 >= len(before) or before[at] != " ":
+            if extra < 2 or joined == _MOST_JOINED or at + 1 >= len(before) or before[at] != " ":
                 return None
             old = f"{old}\u00a0{before[at + 1]}"
             at += 2
+            extra -= 2
+            joined += 1
         out.append(old)
     return out if at == len(before) else None
+
+
+#: The most segments :func:`_joined` joins to one: a word whose no-break spaces became
+#: spaces is not made of more (Thai "ภ" is E0 B8 A0: one a letter).
+_MOST_JOINED = 8
 
 
 def _given(old: str, new: str) -> bool:
