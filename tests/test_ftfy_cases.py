@@ -110,11 +110,6 @@ C1_DECODE_STEP = (
     "after a UTF-8 layer, ftfy decodes the latin-1 text left as windows-1252 (a decode "
     "step, not its C1-control fixer): not followed"
 )
-SUB_CHARACTER = (
-    "the extra layer's 'Â\\x81' undone is U+0081, a C1 control as the damaged text holds "
-    "one: the repair is no less implausible (not-text either way), and the field is "
-    "reported as C1 controls"
-)
 
 WEAK_TO_A_LETTER = (
     "only a weak sequence whose repair is a letter (Ã™ is Ù), and its symbol is one real "
@@ -131,7 +126,6 @@ NOT_EXACT = {
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
-    ("extra", 141): SUB_CHARACTER,  # Synthetic, negative: don't leak our internal use of byte 0x1
 }
 
 

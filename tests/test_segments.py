@@ -529,3 +529,23 @@ def test_a_lost_no_break_space_next_to_correct_text_is_reported(damaged: str) ->
 def test_no_lost_no_break_space_mark_in_correct_text(text: str) -> None:
     assert not scan(text).lost_a0
     assert inspect_text(text).repaired is None
+
+
+# A UTF-8 layer over text that held C1 controls: the controls it gives back were in the
+# text as given (each the continuation byte of its sequence), so they do not count against
+# the layer; what is left is reported as C1 controls.
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        # ftfy's negative "don't leak our internal use of byte 0x1A", with its extra layer.
+        pytest.param(
+            "These control characters \x1a are apparently intentional Â\x81",
+            "These control characters \x1a are apparently intentional \x81",
+            id="ftfy-sub-character-extra-layer",
+        ),
+        pytest.param("intentional Â\x81 cafÃ©", "intentional \x81 café", id="with-a-word"),
+    ],
+)
+def test_a_layer_that_gives_back_c1_controls_is_undone(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.remaining) == (repaired, "c1-controls")

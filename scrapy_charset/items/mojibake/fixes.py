@@ -815,6 +815,14 @@ def choose_layers(
         # A U+FFFD is a character lost, not one a repair brought in: the repair keeps one
         # for each sequence that lost a byte, as ftfy does, and it is judged on the rest.
         lost_before, lost_after = before.replace("\ufffd", " "), after.replace("\ufffd", " ")
+        # Nor is a C1 control the text as given held already (a UTF-8 layer over text
+        # with C1 controls, "Â\x81" undone to U+0081): what is left of it is reported.
+        if _C1_CHAR.search(lost_after) is not None:
+            for kept in set(_C1_CHAR.findall(lost_after)) & set(lost_before):
+                lost_before, lost_after = (
+                    lost_before.replace(kept, " "),
+                    lost_after.replace(kept, " "),
+                )
         found = implausible(lost_before, lost_after, strict=strict[layer])
         if found is None:
             return True
@@ -859,6 +867,7 @@ def choose_layers(
 
 _TOKEN_OR_SPACE = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
 _SPACES = " \t\r\n"
+_C1_CHAR = re.compile(f"[{C1_RANGE}]")
 
 
 def _double_encoded(damaged: str, repaired: str) -> bool:
