@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 (look-alike characters are the data here)
 """ftfy 6.3.1's test cases (tests/data/ftfy/test_cases.json, from its sdist; Apache-2.0),
 run through :func:`inspect_text`: as given, and with ftfy's own extra layer of damage
 (``text.encode("utf-8").decode("latin-1")``).
@@ -91,11 +90,6 @@ def test_no_wrong_change(case: Case, legacy: bool, request: pytest.FixtureReques
 
 # --- Exact repairs on the UTF-8 kinds --------------------------------------------------------
 
-GREEK_IN_LATIN_WORD = (
-    "a Greek letter inside a Latin gene name (IL2Rγc): found (number-sign-before-lowercase) "
-    "and reported, as the pair table finds 'Rγc' no likelier than the damaged 'RÎ³c' "
-    "(as-likely-as-damage)"
-)
 LEGACY_ONLY_C1 = (
     "C1 controls read as windows-1252 is a repair that guesses the encoding (the bytes of "
     "macintosh or another single-byte encoding read as latin-1 give C1 controls too: "
@@ -122,7 +116,6 @@ WEAK_TO_A_LETTER = (
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
     ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of
-    ("plain", 43): GREEK_IN_LATIN_WORD,  # Science! Mid-word Greek letter gets fixed correctly
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German

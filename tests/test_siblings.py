@@ -12,7 +12,14 @@ import sys
 import pytest
 
 from scrapy_charset.items.mojibake import _bigrams
-from scrapy_charset.items.mojibake.siblings import RULE, competing, reading, score
+from scrapy_charset.items.mojibake.siblings import (
+    AS_LIKELY_RULE,
+    RULE,
+    as_likely_as_damage,
+    competing,
+    reading,
+    score,
+)
 from scrapy_charset.items.textcheck import inspect_text
 from tests.spec import PACKAGE, REPO
 
@@ -141,3 +148,38 @@ CERTAIN_EXAMPLES = [
 def test_certain_repair_is_kept(field: str, repaired: str) -> None:
     assert competing(field, repaired) is None
     assert inspect_text(field).repaired == repaired
+
+
+# --- The text as given is a reading too (siblings.as_likely_as_damage) ----------------------
+
+
+# Short words of a script's own letters whose repair is no likelier by the pair table: the
+# text as given is a reading too, and is left, reported.
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        pytest.param("ТІВ®", id="cyrillic-capitals-registered"),
+        pytest.param("ΒΆΙ™", id="greek-capitals-trademark"),
+    ],
+)
+def test_a_repair_no_likelier_than_the_text_is_reported(damaged: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (None, AS_LIKELY_RULE)
+
+
+# A damaged part that holds more of what real text does not (plausible.badness: a
+# superscript between letters, a symbol before a lowercase letter) than its repair is no
+# reading of its own, whatever the pair table says.
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [
+        pytest.param("IL2RÎ³cKO mice", "IL2RγcKO mice", id="ftfy-gene-name"),
+        pytest.param("BÃ¦verska", "Bæverska", id="bavarian-windows-1252"),
+        pytest.param("BĂ¦verska", "Bæverska", id="bavarian-windows-1250"),
+        # A sequence that lost a byte keeps one U+FFFD, as ftfy does.
+        pytest.param("perÅ\ufffdtina", "per\ufffdtina", id="lossy-czech"),
+    ],
+)
+def test_a_damaged_part_that_is_no_reading_is_repaired(damaged: str, repaired: str) -> None:
+    assert as_likely_as_damage(damaged, repaired) is None
+    assert inspect_text(damaged).repaired == repaired

@@ -44,7 +44,7 @@ from scrapy_charset.items.mojibake.chardata import (
     lost_sequence_pattern,
     sequence_pattern,
 )
-from scrapy_charset.items.mojibake.plausible import CASES, implausible
+from scrapy_charset.items.mojibake.plausible import CASES, badness, implausible
 
 __all__ = [
     "MARGIN",
@@ -467,9 +467,13 @@ def as_likely_as_damage(
     part holds a character the table cannot weigh as damage.
 
     The changed part is taken whole (the segments a repair changed, and what lies
-    between): a one-letter word ("РІ" is "в") is judged with the rest of its repair.
+    between): a one-letter word ("РІ" is "в") is judged with the rest of its repair. A
+    damaged part that holds more of what real text does not (:func:`.plausible.badness`:
+    a superscript between letters in "IL2RÎ³cKO") than its repair is no reading of its own.
     *parts* is :func:`changed` of the two, when the caller has it."""
     old, new = parts or changed(damaged, repaired)
     if _UNWEIGHED_DAMAGE.search(old) or score(new) - score(old) >= MARGIN:
         return None
+    if badness(new) < badness(old):
+        return None  # the damaged part holds what real text does not ("Î³c"): not a reading
     return old
