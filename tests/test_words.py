@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake import _words
 from scrapy_charset.items.mojibake.words import RULE, is_word, word_repair
@@ -142,3 +144,10 @@ def test_correct_text_is_left_alone(text: str) -> None:
     report = inspect_text(text)
     assert report.repaired is None
     assert report.rule != RULE
+
+
+@given(damaged=st.text(max_size=60), repaired=st.text(max_size=60))
+def test_any_text_gives_a_word_or_none(damaged: str, repaired: str) -> None:
+    word = word_repair(damaged, repaired)
+    assert word is None or is_word(word)
+    assert word_repair(damaged, damaged) is None
