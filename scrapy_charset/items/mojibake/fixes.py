@@ -113,12 +113,13 @@ def _ftfy_step(
     that restored a no-break space) or None. With *a0* (the text has enough evidence),
     ftfy's restore_byte_a0 is taken when :func:`_a0_decided` says every no-break space it
     restores is decided by one of :data:`A0_RULES` (of *a0_rules*, when given)."""
-    if a0 and _ONE_LETTER_SPACE.search(text) is not None:
-        # A lead alone that may be a one-letter word is first left to ftfy, and its space
-        # restored only when a rule decides it (a0-lone-lead-fits-the-field).
-        released = _capital_spaces(text, one_letter=False)
+    if a0 and (_ONE_LETTER_SPACE.search(text) or _CAPITAL_LEAD_SPACE.search(text)):
+        # A lead alone that may be a one-letter word, and a capital and a lead before a
+        # lowercase word, are first left to ftfy, and their space restored only when a rule
+        # decides it (a0-lone-lead-fits-the-field, a0-capital-lead-before-lowercase).
+        released = _capital_spaces(text, released=True)
         if released is not None:
-            found, _ = _a0_attempt(text, *released, a0_rules)
+            found, _ = _a0_attempt(text, *released, a0_rules, released=True)
             if found is not None:
                 return found
     kept = _capital_spaces(text)
@@ -139,14 +140,20 @@ def _ftfy_step(
 
 
 def _a0_attempt(
-    text: str, protected: str, placeholder: str, rules: tuple[A0Rule, ...] | None = None
+    text: str,
+    protected: str,
+    placeholder: str,
+    rules: tuple[A0Rule, ...] | None = None,
+    *,
+    released: bool = False,
 ) -> tuple[tuple[str, int, MojibakeKind, bool, Decided | None] | None, ftfy.ExplainedText | None]:
     """ftfy's plan with restore_byte_a0 for *protected* (*text* with the spaces it keeps
     replaced by *placeholder*), as :func:`_ftfy_step` returns it, when :func:`_a0_decided`
     says every no-break space it restores is decided by a rule of :data:`A0_RULES`; and
     ftfy's explanation when its plan restored no byte A0: that option only adds its own
     step (the segment step's inner fixes use ftfy's defaults either way), so the plan is
-    the one without it."""
+    the one without it. *released*: *protected* was made by ``_capital_spaces(text,
+    released=True)``."""
     if _LEAD_SPACE.search(protected) is None:
         return None, None
     explained = ftfy.fix_encoding_and_explain(protected, config=_A0_CONFIG)
@@ -154,7 +161,7 @@ def _a0_attempt(
     if found is not None:
         step = _plan_step(protected, explained)
         if step is not None:
-            fixed = _capital_words_kept(text, step[0].replace(placeholder, " "))
+            fixed = _capital_words_kept(text, step[0].replace(placeholder, " "), released)
             return (fixed, *step[1:], found[0]), None
     if _RESTORE_A0 in (explained.explanation or []):
         return None, None
@@ -293,6 +300,20 @@ A0_RULES: tuple[A0Rule, ...] = (
             "La rГ©gion se trouve Г lвЂ™ouest de lвЂ™Ukraine",
             "La région se trouve à l’ouest de l’Ukraine",
         ),
+    ),
+    A0Rule(
+        # A capital and a lead, a word of two letters, before a lowercase word: a word in
+        # capitals that ends with a lead ("DÂ MICRUNESIA", "IRMÃ E") does not stand so.
+        "a0-capital-lead-before-lowercase",
+        lambda s: (
+            s.length == 2
+            and s.lead >= 1
+            and (s.lead == 1 or not s.text[s.lead - 2].isalnum())
+            and _capital_lead_before_lowercase(
+                s.text[s.lead - 1 : s.lead + 1], s.text[s.lead + 1 : s.lead + 64].lstrip(" ")
+            )
+        ),
+        ("LÃ  oÃ¹ il faut", "Là où il faut"),
     ),
     A0Rule(
         # A lead alone (it may be a one-letter word, as Swedish "Å") whose character with
@@ -445,8 +466,13 @@ def byte_a0_rules(text: str) -> tuple[str, ...]:
     whole; else an empty tuple. (A repair also needs enough evidence of damage elsewhere
     in the text, which this does not weigh.)"""
     # As _ftfy_step reads it: a lead that may be a one-letter word left to ftfy first.
-    for one_letter in (False, True) if _ONE_LETTER_SPACE.search(text) else (True,):
-        kept = _capital_spaces(text, one_letter=one_letter)
+    releases = (
+        (True, False)
+        if _ONE_LETTER_SPACE.search(text) or _CAPITAL_LEAD_SPACE.search(text)
+        else (False,)
+    )
+    for released in releases:
+        kept = _capital_spaces(text, released=released)
         if kept is None or _LEAD_SPACE.search(kept[0]) is None:
             continue
         explained = ftfy.fix_encoding_and_explain(kept[0], config=_A0_CONFIG)
@@ -723,12 +749,14 @@ _CAPITAL_WORD_END = re.compile("(?<=[A-ZÀ-Þ])[Â-ß](?= |$)")
 _PLACEHOLDERS = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
 
 
-def _capital_spaces(text: str, *, one_letter: bool = True) -> tuple[str, str] | None:
+def _capital_spaces(text: str, *, released: bool = False) -> tuple[str, str] | None:
     """*text* with the space after each word in capitals that ends with a lead character
     (``IRMÃ E``, ``DÂ MICRUNESIA``) replaced by a placeholder, and the placeholder (a
     space when there is none to replace); None when the text holds every placeholder.
     ftfy's segment step reads such a lead and space as a UTF-8 sequence whose no-break
-    space became a space ("DÂ M" → "D\u00a0M"), which a word in capitals is not."""
+    space became a space ("DÂ M" → "D\u00a0M"), which a word in capitals is not. With
+    *released*, the spaces an A0 rule may decide are left as they are: after a lead that
+    may be a one-letter word, and after a capital and a lead before a lowercase word."""
     if _CAPITAL_WORD_END.search(text) is None and _LONE_LEAD.search(text) is None:
         return text, " "
     placeholder = next((c for c in _PLACEHOLDERS if c not in text), None)
@@ -738,7 +766,15 @@ def _capital_spaces(text: str, *, one_letter: bool = True) -> tuple[str, str] | 
     last = 0
     for token in _TOKEN.finditer(text):
         end = token.end()
-        if end < len(text) and text[end] == " " and _kept_before_space(token.group(), one_letter):
+        if (
+            end < len(text)
+            and text[end] == " "
+            and _kept_before_space(token.group(), one_letter=not released)
+            and not (
+                released
+                and _capital_lead_before_lowercase(token.group(), text[end : end + 64].lstrip(" "))
+            )
+        ):
             out += [text[last:end], placeholder]
             last = end + 1
     return "".join([*out, text[last:]]), placeholder
@@ -750,6 +786,22 @@ def _capital_spaces(text: str, *, one_letter: bool = True) -> tuple[str, str] | 
 _ONE_LETTER_LEAD = re.compile("[ÅÖÈÉÍÓÔ]")
 #: Such a lead alone before a space.
 _ONE_LETTER_SPACE = re.compile("(?<![^ \t\r\n])[ÅÖÈÉÍÓÔ](?= )")
+#: A word of two letters that may be a capital and a lead, before spaces and a letter
+#: (:func:`_capital_lead_before_lowercase` decides).
+_CAPITAL_LEAD_SPACE = re.compile("(?<![^ \t\r\n])[A-ZÀ-Þ][Â-Þ] +(?=[^\\W\\d_])")
+
+
+def _capital_lead_before_lowercase(token: str, following: str) -> bool:
+    """*token* is a capital and a lead (a word of two letters in capitals: ``LÃ``), and
+    *following*, what comes after the spaces after it, starts with a lowercase letter:
+    "LÃ  oÃ¹" is "Là où", while a word in capitals stands before another ("DÂ
+    MICRUNESIA")."""
+    return (
+        len(token) == 2
+        and token.isupper()
+        and _CAPITAL_WORD_END.match(token, 1) is not None
+        and following[:1].islower()
+    )
 
 
 def _kept_before_space(token: str, one_letter: bool = True) -> bool:
@@ -762,25 +814,41 @@ def _kept_before_space(token: str, one_letter: bool = True) -> bool:
     )
 
 
-def _capital_words_kept(text: str, fixed: str) -> str:
+def _capital_words_kept(text: str, fixed: str, released: bool = False) -> str:
     """*fixed* with each token of *text* that ends a word in capitals with a lead
     character (``IRMÃ E``, ``KÂMITÂ”``) given back: ftfy's segment step reads such a lead
     and the character after it as a UTF-8 sequence ("IRMÃ E" → "IRMà E"), which a word
-    in capitals is not. (:func:`_capital_spaces` keeps the tokens of both in step.)"""
+    in capitals is not. (:func:`_capital_spaces` keeps the tokens of both in step.) With
+    *released*, a capital and a lead before a lowercase word is not given back: an A0
+    rule decided it."""
     if _CAPITAL_WORD_END.search(text) is None:
         return fixed
-    return _given_back(text, fixed, lambda old, new: _capital_word(old))
+    return _given_back(
+        text,
+        fixed,
+        lambda old, new, following: (
+            _capital_word(old) and not (released and _capital_lead_before_lowercase(old, following))
+        ),
+    )
 
 
-def _given_back(text: str, fixed: str, keep: Callable[[str, str], bool]) -> str:
+def _given_back(text: str, fixed: str, keep: Callable[[str, str, str], bool]) -> str:
     """*fixed* with each token of *text* that it changed given back where
-    ``keep(old, new)``; *fixed* as it is when the two do not have the same tokens."""
+    ``keep(old, new, following)`` (*following*: the token after one space, or ""); *fixed*
+    as it is when the two do not have the same tokens."""
     before, after = _TOKEN_OR_SPACE.findall(text), _TOKEN_OR_SPACE.findall(fixed)
     if len(before) != len(after):
         return fixed
     kept = [
-        old if old != new and keep(old, new) else new
-        for old, new in zip(before, after, strict=True)
+        old
+        if old != new
+        and keep(
+            old,
+            new,
+            before[at + 2] if at + 2 < len(before) and before[at + 1].isspace() else "",
+        )
+        else new
+        for at, (old, new) in enumerate(zip(before, after, strict=True))
     ]
     return "".join(kept)
 
@@ -1119,7 +1187,9 @@ def _c1_only_kept(text: str, fixed: str) -> str:
     ):
         return fixed
     return _given_back(
-        text, fixed, lambda old, new: _C1.search(old) is not None and _c1_read_as_1252(old) == new
+        text,
+        fixed,
+        lambda old, new, _: _C1.search(old) is not None and _c1_read_as_1252(old) == new,
     )
 
 
