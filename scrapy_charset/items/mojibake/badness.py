@@ -731,14 +731,15 @@ def scan(text: str) -> Marks:
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
         marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
-    if "Ã" in text or "Â" in text:  # memchr: most text has neither
-        marks.lost_a0 = _lost_a0_mark(text, encodable)
+    marks.lost_a0 = _lost_a0_mark(text, encodable)
     return marks
 
 
 def _lost_a0_mark(text: str, encodable: bool) -> bool:
     """:attr:`Marks.lost_a0` of *text*, whose windows-1252 encoding *encodable* was told by
-    the scan (the pure path does not tell it for sparse text without a place: asked)."""
+    the scan (the pure path does not tell it for sparse text without a place: asked). The
+    leads are looked for first, by memchr: most text has neither. (The compiled path's
+    text without a place, the commonest clean text, asks inline.)"""
     return (
         ("Ã" in text or "Â" in text) and (encodable or _encodable(text)) and lost_a0_at(text) >= 0
     )

@@ -310,7 +310,7 @@ A0_RULES: tuple[A0Rule, ...] = (
             and s.lead >= 1
             and (s.lead == 1 or not s.text[s.lead - 2].isalnum())
             and _capital_lead_before_lowercase(
-                s.text[s.lead - 1 : s.lead + 1], s.text[s.lead + 1 : s.lead + 64].lstrip(" ")
+                s.text[s.lead - 1 : s.lead + 1], _after_spaces(s.text, s.lead + 1)
             )
         ),
         ("LÃ  oÃ¹ il faut", "Là où il faut"),
@@ -771,8 +771,7 @@ def _capital_spaces(text: str, *, released: bool = False) -> tuple[str, str] | N
             and text[end] == " "
             and _kept_before_space(token.group(), one_letter=not released)
             and not (
-                released
-                and _capital_lead_before_lowercase(token.group(), text[end : end + 64].lstrip(" "))
+                released and _capital_lead_before_lowercase(token.group(), _after_spaces(text, end))
             )
         ):
             out += [text[last:end], placeholder]
@@ -789,6 +788,11 @@ _ONE_LETTER_SPACE = re.compile("(?<![^ \t\r\n])[ÅÖÈÉÍÓÔ](?= )")
 #: A word of two letters that may be a capital and a lead, before spaces and a letter
 #: (:func:`_capital_lead_before_lowercase` decides).
 _CAPITAL_LEAD_SPACE = re.compile("(?<![^ \t\r\n])[A-ZÀ-Þ][Â-Þ] +(?=[^\\W\\d_])")
+
+
+def _after_spaces(text: str, at: int) -> str:
+    """What *text* holds from *at* past the spaces there (up to 64 characters)."""
+    return text[at : at + 64].lstrip(" ")
 
 
 def _capital_lead_before_lowercase(token: str, following: str) -> bool:
@@ -885,8 +889,8 @@ def choose_layers(
         lost_before, lost_after = before.replace("\ufffd", " "), after.replace("\ufffd", " ")
         # Nor is a C1 control the text as given held already (a UTF-8 layer over text
         # with C1 controls, "Â\x81" undone to U+0081): what is left of it is reported.
-        if _C1_CHAR.search(lost_after) is not None:
-            for kept in set(_C1_CHAR.findall(lost_after)) & set(lost_before):
+        if _C1.search(lost_after) is not None:
+            for kept in set(_C1.findall(lost_after)) & set(lost_before):
                 lost_before, lost_after = (
                     lost_before.replace(kept, " "),
                     lost_after.replace(kept, " "),
@@ -935,7 +939,6 @@ def choose_layers(
 
 _TOKEN_OR_SPACE = re.compile("[^ \t\r\n]+|[ \t\r\n]+")
 _SPACES = " \t\r\n"
-_C1_CHAR = re.compile(f"[{C1_RANGE}]")
 
 
 def _double_encoded(damaged: str, repaired: str) -> bool:
