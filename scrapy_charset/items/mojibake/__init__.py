@@ -252,11 +252,15 @@ def _utf8_rounds(ctx: Context) -> Finding | _Stop | None:
         return None
     fixed, kind, segments, a0 = result
     if fixed == text:
-        if a0 is not None:  # a lost no-break space, reported: the rule that found it
-            return Finding(
-                kind, None, encoding="UTF-8", sure=False, rule=a0.rule, evidence=a0.evidence
-            )
-        return Finding(kind, None, encoding="UTF-8", sure=False)
+        # Reported without a repair; a lost no-break space names the rule that found it.
+        return Finding(
+            kind,
+            None,
+            encoding="UTF-8",
+            sure=False,
+            rule=None if a0 is None else a0.rule,
+            evidence=None if a0 is None else a0.evidence,
+        )
     if segments and not all_utf8(text) and ctx.legacy_repaired:
         # Repaired segment by segment: windows-1252 characters that happen to form a
         # UTF-8 sequence may be a legacy double-byte character instead ("ÖÐ¹ú" is GBK
