@@ -105,17 +105,8 @@ C1_DECODE_STEP = (
     "step, not its C1-control fixer): not followed"
 )
 
-WEAK_TO_A_LETTER = (
-    "only a weak sequence whose repair is a letter (Ã™ is Ù), and its symbol is one real "
-    "text attaches to a word: correct text ends a word in capitals with a lead and a "
-    "trademark sign (CLDR's Portuguese 'IRÃ™') or a closing quote (CLDR's '“MĨ NÃ”'), and "
-    "'OÃ' may be such a word, which no word list rules out (repair-is-a-word does not "
-    "weigh it)"
-)
-
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
-    ("plain", 160): WEAK_TO_A_LETTER,  # Synthetic: mojibake with trademark sign at the end of
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
     ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German

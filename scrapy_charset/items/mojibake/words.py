@@ -58,11 +58,14 @@ def is_word(part: str) -> bool:
 
 
 #: What real text writes right after a word: closing and opening quotes (German "„…“"),
-#: brackets, the trademark and registered signs, footnote signs and superscripts, the
-#: ellipsis, and the no-break space before French punctuation. A part that ends with one
-#: may be a correct word with it attached ("IRÃ™", Portuguese "Irã"; CLDR's "“MĨ NÃ”"),
-#: which no word list can rule out.
-_ATTACHED = frozenset("”’“‘»«›‹)]}™®©¹²³†‡*…\u00a0")
+#: brackets, footnote signs and superscripts, the ellipsis, and the no-break space before
+#: French punctuation. A part that ends with one may be a correct word with it attached
+#: (CLDR's "“MĨ NÃ”": "nã" is a word wordfreq's lists do not hold at Zipf 4), which no
+#: word list can rule out. The trade mark, registered and copyright signs are not among
+#: them: they follow a name, and a name that ends in a lead is weighed as given ("IRÃ™",
+#: Portuguese "Irã", is a word as given); one that is no word as given and is one
+#: repaired ("OÃ™", French "où") is the sign's byte read as the sequence's second.
+_ATTACHED = frozenset("”’“‘»«›‹)]}¹²³†‡*…\u00a0")
 #: Leads that are no word alone in any language ("Ã" and "Â": a0-lone-lead-latin-1).
 _NO_WORD_ALONE = frozenset("ÃÂ")
 
