@@ -13,9 +13,11 @@ each reading of ``benchmarks.item_evidence.READINGS``, the clean values (pycount
 translations: ``benchmarks._itemdata.clean_values``) are damaged both ways; of the fields
 that hold a C1 control, the windows-1252 reading of their C1 controls
 (``fixes.c1_controls``) gives back the value (right), another text (wrong), or nothing
-(its guard: a C1 control inside a UTF-8 sequence); and ``inspect_text``'s wrong repairs
-(a character neither in the value nor in the damaged field, as ``benchmarks.item_evidence``
-counts them) are counted, by default and with ``legacy=True``.
+(its guard: a C1 control inside a UTF-8 sequence); and ``inspect_text``'s repairs are
+counted: by default, those it makes and those that give back the value; by default and
+with ``legacy=True``, the wrong ones (a character neither in the value nor in the damaged
+field, as ``benchmarks.item_evidence`` counts them). A default repair of C1 controls needs
+the evidence of ``fixes.c1_punctuation`` (rule ``c1-punctuation``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,17 @@ from scrapy_charset.items.textcheck import inspect_text
 _C1 = re.compile("[\u0080-\u009f]")
 
 #: The columns of a row of :func:`figures`.
-COLUMNS = ("fields", "with C1", "right", "wrong", "refused", "wrong default", "wrong legacy")
+COLUMNS = (
+    "fields",
+    "with C1",
+    "right",
+    "wrong",
+    "refused",
+    "default",
+    "right default",
+    "wrong default",
+    "wrong legacy",
+)
 
 
 def damaged(texts: Sequence[str], reading: str) -> Iterator[tuple[str, str, str]]:
@@ -67,6 +79,9 @@ def figures(texts: Sequence[str]) -> dict[str, dict[str, int]]:
             for key, legacy in (("wrong default", False), ("wrong legacy", True)):
                 repaired = inspect_text(text, legacy=legacy).repaired
                 row[key] += repaired is not None and bool(set(repaired) - set(original) - set(text))
+                if not legacy and repaired is not None:
+                    row["default"] += 1
+                    row["right default"] += repaired == original
     return rows
 
 

@@ -56,10 +56,12 @@ def test_c1_readings_on_a_few_values() -> None:
         line[:28].strip(): [int(n.replace(",", "")) for n in line[28:].split()]
         for line in done.stdout.splitlines()[2:]
     }
-    _fields, with_c1, right, wrong, refused, wrong_default, _legacy = rows[
+    _fields, with_c1, right, wrong, refused, default, right_default, wrong_default, _legacy = rows[
         "windows-1252 as latin-1"
     ]
     assert with_c1 > 0
     assert (right, wrong, refused, wrong_default) == (with_c1, 0, 0, 0)
+    assert right_default == default
     assert rows["macintosh as latin-1"][3] > 0
+    assert rows["macintosh as latin-1"][5] == 0  # no default repair of macintosh's bytes
     assert rows["utf-8 as windows-1252"][2:4] == [0, 0]  # refused: inside UTF-8 sequences

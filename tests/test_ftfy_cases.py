@@ -90,11 +90,6 @@ def test_no_wrong_change(case: Case, legacy: bool, request: pytest.FixtureReques
 
 # --- Exact repairs on the UTF-8 kinds --------------------------------------------------------
 
-LEGACY_ONLY_C1 = (
-    "C1 controls read as windows-1252 is a repair that guesses the encoding (the bytes of "
-    "macintosh or another single-byte encoding read as latin-1 give C1 controls too: "
-    "benchmarks/c1_readings.py): legacy=True only"
-)
 UNATTESTED_MARK = (
     "the repair brings in U+0336, a combining overlay (fancy crossing-out) that no "
     "alphabet of CLDR uses and the pair table has never seen: turned down as an "
@@ -108,7 +103,6 @@ C1_DECODE_STEP = (
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
-    ("plain", 93): LEGACY_ONLY_C1,  # Mostly negative: we only need to fix C1 control characters
     ("extra", 24): C1_DECODE_STEP,  # Latin-1 / Windows-1252 mixup in German
 }
 
@@ -141,15 +135,6 @@ def test_damage_not_repaired_exactly_is_not_reported_clean(case: Case) -> None:
     assert report.mojibake is not None
     if report.repaired is not None and report.remaining is None:
         assert inspect_text(report.repaired).mojibake is not None, report.repaired
-
-
-@pytest.mark.parametrize(
-    "case",
-    [c for c in _exact_cases() if NOT_EXACT.get((c.variant, c.index)) == LEGACY_ONLY_C1],
-    ids=_id,
-)
-def test_c1_controls_are_repaired_with_legacy(case: Case) -> None:
-    assert _result(case, legacy=True) == case.expected
 
 
 def test_the_pinned_copy_is_ftfys() -> None:

@@ -164,8 +164,15 @@ CASES = [
         id="1251-as-1252",
     ),
     pytest.param("\x93quoted\x94", "c1-controls", None, False, id="c1-controls"),
+    # A lead without the continuation bytes it needs is no UTF-8 sequence: the C1 control
+    # after it is windows-1252's (é is a three-byte lead, "é\x85 " no sequence), here
+    # with the evidence of the rule c1-punctuation (tests/test_c1_punctuation.py).
     pytest.param(
-        "beaucoup parlé\x85 Tu sais", "c1-controls", None, False, id="c1-after-accented-letter"
+        "beaucoup parlé\x85 Tu sais",
+        "c1-controls",
+        "beaucoup parlé… Tu sais",
+        False,
+        id="c1-punctuation-after-accented-letter",
     ),
     # U+FFFD: lossy, whatever else.
     pytest.param("Caf\ufffd", None, None, True, id="replacement-char"),
@@ -236,14 +243,6 @@ LEGACY_CASES = [
         misread("Café", "utf-8", "shift_jis"), "Café", "Shift_JIS", id="utf8-as-shift_jis"
     ),
     pytest.param("\x93quoted\x94", "“quoted”", "windows-1252", id="c1-controls"),
-    # A lead without the continuation bytes it needs is no UTF-8 sequence: the C1 control
-    # after it is windows-1252's (é is a three-byte lead, "é\x85 " no sequence).
-    pytest.param(
-        "beaucoup parlé\x85 Tu sais",
-        "beaucoup parlé… Tu sais",
-        "windows-1252",
-        id="c1-after-accented-letter",
-    ),
 ]
 
 

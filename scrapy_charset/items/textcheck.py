@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake import (
     SAFE_KINDS,
+    SAFE_RULES,
     Finding,
     MojibakeKind,
     find_scanned,
@@ -182,10 +183,11 @@ MAX_PASSES = 2
 
 def _allowed(found: Finding, legacy: bool) -> str | None:
     """The repair of *found* that the policy applies: only the exact inverses, with the
-    evidence a default repair needs, unless *legacy*."""
+    evidence a default repair needs, and the repairs of a rule of :data:`SAFE_RULES`,
+    unless *legacy*."""
     if found.repaired is None:
         return None
-    if not legacy and (found.kind not in SAFE_KINDS or not found.sure):
+    if not legacy and not (found.sure and (found.kind in SAFE_KINDS or found.rule in SAFE_RULES)):
         return None
     return found.repaired
 

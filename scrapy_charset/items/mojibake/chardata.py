@@ -16,9 +16,11 @@ from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
+    "C1_PUNCTUATION_RULE",
     "KINDS",
     "LEGACY_KINDS",
     "SAFE_KINDS",
+    "SAFE_RULES",
     "Finding",
     "MojibakeKind",
     "encode_reading",
@@ -68,8 +70,15 @@ SAFE_KINDS = frozenset(
         MojibakeKind.UTF8_AS_OTHER,
     }
 )
-#: Repairs that choose an encoding: only on request.
+#: Repairs that choose an encoding: only on request, unless a rule of
+#: :data:`SAFE_RULES` found the evidence.
 LEGACY_KINDS = frozenset(KINDS) - SAFE_KINDS
+#: The rule under which C1 controls are read as windows-1252 by default
+#: (:func:`.fixes.c1_punctuation`).
+C1_PUNCTUATION_RULE = "c1-punctuation"
+#: Rules whose evidence makes a repair of a kind of :data:`LEGACY_KINDS` one applied by
+#: default.
+SAFE_RULES = frozenset({C1_PUNCTUATION_RULE})
 
 
 @dataclass(frozen=True, slots=True)

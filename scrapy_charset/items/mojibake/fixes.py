@@ -36,6 +36,7 @@ from scrapy_charset.items.mojibake.badness import (
     weigh_rule,
 )
 from scrapy_charset.items.mojibake.chardata import (
+    C1_PUNCTUATION_RULE,
     C1_RANGE,
     CP437,
     FROM_LATIN1,
@@ -57,6 +58,7 @@ from scrapy_charset.items.mojibake.plausible import (
     alphabets,
     implausible,
 )
+from scrapy_charset.items.mojibake.siblings import latin_1_competing
 from scrapy_charset.items.mojibake.words import RULE as WORD_RULE
 from scrapy_charset.items.mojibake.words import word_repair
 
@@ -64,6 +66,8 @@ __all__ = [
     "A0_RULES",
     "byte_a0_rules",
     "c1_controls",
+    "c1_punctuation",
+    "c1_punctuation_controls",
     "lossy_sequences",
     "utf8_as_shift_jis",
     "utf8_rounds",
@@ -1201,7 +1205,8 @@ def c1_controls(text: str) -> Finding:
 
     A guess of the encoding (the bytes of another single-byte encoding read as latin-1
     give C1 controls too: ``benchmarks/c1_readings.py``), so a repair of the kinds that
-    apply with ``legacy=True`` only."""
+    apply with ``legacy=True`` only, unless the text has the evidence of
+    :func:`c1_punctuation` (:func:`c1_punctuation_controls`)."""
     repaired = _c1_read_as_1252(text)
     # 0x81, 0x8D, 0x8F, 0x90 and 0x9D have no windows-1252 character: nothing to repair.
     # A C1 control inside a UTF-8 sequence as latin-1 shows it is a byte of UTF-8 read as
@@ -1212,3 +1217,88 @@ def c1_controls(text: str) -> Finding:
     ):
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")
+
+
+def c1_punctuation_controls(text: str) -> Finding | None:
+    """:func:`c1_controls`'s repair, when the text has the evidence of
+    :func:`c1_punctuation` (rule :data:`.chardata.C1_PUNCTUATION_RULE`, a repair applied
+    by default); else None."""
+    found_on = c1_punctuation(text)
+    if found_on is None:
+        return None
+    found = c1_controls(text)
+    if found.repaired is None:
+        return None
+    return Finding(
+        C1_CONTROLS,
+        found.repaired,
+        encoding="windows-1252",
+        rule=C1_PUNCTUATION_RULE,
+        evidence=found_on,
+    )
+
+
+#: The windows-1252 characters of the C1 bytes that :func:`c1_punctuation` reads, each
+#: with where it stands in real text: ``(may follow a letter, may precede a letter)``.
+#: Punctuation and signs only: where macintosh, x-mac-cyrillic and cp437 have letters at
+#: these bytes, windows-1252 has letters too ("Caf\x8e" is macintosh's "Café", "CafŽ"),
+#: or the byte stands where the punctuation does not: inside a word (but an apostrophe),
+#: an opening quote after a letter (macintosh's "così" is "cos\x93"), a closing quote at
+#: a word's end with no opening one before it ("marroqu\x92" is macintosh's "marroquí"),
+#: a dash or a sign against a letter ("habl\x97" is macintosh's "habló"). An apostrophe
+#: inside a word ("d\x92Ivoire") is weighed against the other readings like the rest.
+C1_PUNCTUATION: dict[str, tuple[bool, bool]] = {
+    "…": (True, False),
+    "™": (True, False),
+    "“": (False, True),
+    "‘": (False, True),
+    "”": (True, False),  # after a letter only when "“" comes before it
+    "’": (True, True),  # at a word's end only when "‘" comes before it
+    "–": (False, False),
+    "—": (False, False),
+    "•": (False, False),
+    "€": (False, False),
+}
+_OPENING = {"”": "“", "’": "‘"}
+#: A lowercase letter of latin-1 after an ASCII letter: a word of a Latin alphabet whose
+#: bytes latin-1 read right ("parlé"). Bytes of macintosh, x-mac-cyrillic or cp437 read as
+#: latin-1 seldom give one (their lowercase accented letters are C1 controls, or all of a
+#: word's letters are latin-1's: "ïðèâåò" is Russian).
+_LATIN_1_WORD = re.compile("[A-Za-z][\u00df-\u00f6\u00f8-\u00ff]")
+
+
+def c1_punctuation(text: str) -> str | None:
+    """The first C1 control of *text*, when *text* is windows-1252 read as latin-1 on this
+    evidence: each C1 control is punctuation or a sign in windows-1252 and stands where
+    that one does in real text (:data:`C1_PUNCTUATION`), a word holds a lowercase letter
+    of latin-1 after an ASCII one, and no other single-byte reading of the field's bytes
+    is about as likely (:func:`.siblings.latin_1_competing`): "parlé\x85 Tu sais" is
+    "parlé… Tu sais". Otherwise None: the reading is a guess of the encoding."""
+    if _LATIN_1_WORD.search(text) is None:
+        return None
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:  # not only what a latin-1 decoder keeps
+        return None
+    repaired = _c1_read_as_1252(text)
+    first: str | None = None
+    for match in _C1.finditer(text):
+        start = match.start()
+        char = repaired[start]
+        place = C1_PUNCTUATION.get(char)
+        if place is None:
+            return None
+        after_letter, before_letter = place
+        letter_before = start > 0 and text[start - 1].isalpha()
+        letter_after = start + 1 < len(text) and text[start + 1].isalpha()
+        if (letter_before and not after_letter) or (letter_after and not before_letter):
+            return None
+        opening = _OPENING.get(char)
+        at_word_end = letter_before and not letter_after
+        if at_word_end and opening is not None and opening not in repaired[:start]:
+            return None
+        if first is None:
+            first = match.group()
+    if first is None or latin_1_competing(raw, repaired) is not None:
+        return None
+    return first

@@ -45,14 +45,17 @@ from scrapy_charset.items.mojibake.chardata import (
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, badness, implausible
+from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
+    "LATIN_1_READINGS",
     "MARGIN",
     "READINGS",
     "RULE",
     "changed",
     "competing",
     "decoded",
+    "latin_1_competing",
     "reading",
     "score",
 ]
@@ -379,6 +382,38 @@ def competing(
                 least = score(new) - MARGIN + _prior(old, new, chars)
             if score(other) > least and _text(old, other):
                 return name, old
+    return None
+
+
+#: The single-byte encodings whose bytes, read as latin-1, compete with windows-1252's
+#: reading of C1 controls as punctuation (:func:`.fixes.c1_punctuation`): windows-1252's
+#: siblings, which have the same punctuation at those bytes and other letters above them
+#: ("tibetan\xe3" is Romanian "tibetană" in windows-1250), and the encodings that have
+#: letters at those bytes.
+LATIN_1_READINGS = (
+    "windows-1250",
+    "windows-1251",
+    "windows-1254",
+    "windows-1257",
+    "ISO-8859-2",
+    "macintosh",
+    "x-mac-cyrillic",
+    "IBM866",
+    CP437,
+)
+
+
+def latin_1_competing(raw: bytes, repaired: str) -> str | None:
+    """The reading of :data:`LATIN_1_READINGS` that gives *raw* (a field's bytes, as a
+    latin-1 decoder kept them) as text about as likely as *repaired* (windows-1252's
+    reading), or more; None when *repaired* is :data:`MARGIN` more likely than each, less
+    windows-1252's :data:`PRIORS` (the commonest single-byte encoding of the web, and the
+    one a page labelled latin-1 is in)."""
+    least = score(repaired) - MARGIN + PRIORS["windows-1252"]
+    for name in LATIN_1_READINGS:
+        other = raw.decode(CP437) if name == CP437 else singlebyte.decode(raw, name)
+        if other != repaired and _text(repaired, other) and score(other) > least:
+            return name
     return None
 
 

@@ -1,0 +1,97 @@
+"""C1 controls read as windows-1252 by default (rule ``c1-punctuation``): only where the
+field's bytes are windows-1252's on evidence, else a guess left to ``legacy=True``
+(``benchmarks/c1_readings.py`` counts both on pycountry's translations)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_charset.items.mojibake.chardata import C1_PUNCTUATION_RULE, SAFE_RULES
+from scrapy_charset.items.mojibake.fixes import C1_PUNCTUATION, c1_punctuation
+from scrapy_charset.items.mojibake.siblings import latin_1_competing
+from scrapy_charset.items.textcheck import inspect_text
+
+# (damaged, repaired): punctuation of windows-1252 where real text puts it, in a field
+# whose latin-1 letters no other single-byte reading of its bytes explains as well.
+REPAIRED = [
+    # ftfy 6.3.1's "Mostly negative: we only need to fix C1 control characters".
+    pytest.param(
+        "C'est vrai que nous n'en avons pas encore beaucoup parlé\x85 Tu sais, ça fait de "
+        "nombreuses années",
+        "C'est vrai que nous n'en avons pas encore beaucoup parlé… Tu sais, ça fait de "
+        "nombreuses années",
+        id="ftfy-ellipsis-after-a-word",
+    ),
+    pytest.param("le \x93café\x94 est là", "le “café” est là", id="quotes-around-a-word"),
+    pytest.param("l\x92été à Paris", "l’été à Paris", id="apostrophe-inside-a-word"),
+    pytest.param("café \x96 crème", "café – crème", id="dash-between-spaces"),
+    pytest.param(
+        "il a dit \x93café\x94 et \x91ça\x92",
+        "il a dit “café” et ‘ça’",
+        id="closing-quote-after-its-opening-one",
+    ),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), REPAIRED)
+def test_c1_punctuation_is_repaired_by_default(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.mojibake, report.rule) == (
+        repaired,
+        "c1-controls",
+        C1_PUNCTUATION_RULE,
+    )
+    assert report.fixer == "c1-punctuation"
+    assert report.evidence is not None
+    assert report.evidence in damaged
+    assert report.remaining is None
+    assert inspect_text(repaired).clean
+
+
+# Each a field whose C1 controls are read as windows-1252 only with legacy=True: the
+# evidence is not there, and the reading may be another encoding's.
+LEFT_TO_LEGACY = [
+    # No latin-1 letter in a word: nothing says the bytes are windows-1252's.
+    pytest.param("\x93quoted\x94", id="no-latin-1-word"),
+    # A letter in windows-1252 (Ž): macintosh's "Café" is "Caf\x8e".
+    pytest.param("Caf\x8e crème", id="a-letter-not-punctuation"),
+    # macintosh's "Árabe Judeo marroquí": a closing quote at a word's end, none opened.
+    pytest.param("çrabe Judeo marroqu\x92", id="macintosh-i-acute-at-a-word-end"),
+    # macintosh's "così": an opening quote right after a letter.
+    pytest.param("così\x93 bello è", id="opening-quote-after-a-letter"),
+    # macintosh's "habló": a dash against a letter.
+    pytest.param("habl\x97 más è", id="dash-against-a-letter"),
+    # windows-1250's Romanian "tibetană": that reading is about as likely.
+    pytest.param(
+        "tibetanã, norvegianã, englezã veche (cca. 450\x961100)", id="windows-1250-sibling"
+    ),
+]
+
+
+@pytest.mark.parametrize("damaged", LEFT_TO_LEGACY)
+def test_c1_controls_without_the_evidence_are_a_legacy_repair(damaged: str) -> None:
+    assert c1_punctuation(damaged) is None
+    report = inspect_text(damaged)
+    assert (report.mojibake, report.repaired) == ("c1-controls", None)
+    legacy = inspect_text(damaged, legacy=True)
+    assert legacy.repaired is not None
+    assert not any("\x80" <= c <= "\x9f" for c in legacy.repaired)
+
+
+@pytest.mark.parametrize(
+    ("raw", "repaired", "reading"),
+    [
+        pytest.param(b"parl\xe9\x85 Tu sais", "parlé… Tu sais", None, id="french"),
+        pytest.param(
+            b"tibetan\xe3, englez\xe3 veche", "tibetanã, englezã veche", "windows-1250", id="ro"
+        ),
+    ],
+)
+def test_latin_1_competing(raw: bytes, repaired: str, reading: str | None) -> None:
+    assert latin_1_competing(raw, repaired) == reading
+
+
+def test_the_rule_is_a_safe_one() -> None:
+    assert C1_PUNCTUATION_RULE in SAFE_RULES
+    # Punctuation and signs only: no letter is read by default.
+    assert not any(c.isalpha() for c in C1_PUNCTUATION)
