@@ -5,6 +5,8 @@ field's bytes are windows-1252's on evidence, else a guess left to ``legacy=True
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake.chardata import C1_PUNCTUATION_RULE, SAFE_RULES
 from scrapy_charset.items.mojibake.fixes import C1_PUNCTUATION, c1_punctuation
@@ -95,3 +97,26 @@ def test_the_rule_is_a_safe_one() -> None:
     assert C1_PUNCTUATION_RULE in SAFE_RULES
     # Punctuation and signs only: no letter is read by default.
     assert not any(c.isalpha() for c in C1_PUNCTUATION)
+
+
+# Text a latin-1 decoder could have made, with the words and punctuation of the rule.
+_LATIN_1_TEXT = st.text(
+    st.sampled_from(["a", "é", "ç", " ", "T", "\x85", "\x91", "\x92", "\x93", "\x94", "\x8e"])
+    | st.characters(max_codepoint=0xFF),
+    max_size=40,
+)
+
+
+@given(_LATIN_1_TEXT)
+def test_c1_punctuation_names_a_c1_control_read_as_punctuation(text: str) -> None:
+    found = c1_punctuation(text)
+    if found is not None:
+        assert found in text
+        assert "\x80" <= found <= "\x9f"
+        assert bytes([ord(found)]).decode("cp1252") in C1_PUNCTUATION
+
+
+@given(st.text(max_size=40))
+def test_c1_punctuation_on_any_text(text: str) -> None:
+    found = c1_punctuation(text)
+    assert found is None or found in text
