@@ -17,6 +17,10 @@ response's output, one item at a time, as the scraper does:
 
 Each figure is the best of ``--repeat`` runs (see :func:`benchmarks._growth.best_time`).
 
+``--stages`` times instead each stage of ``inspect_text`` (:data:`STAGES`) on the damaged
+fields of ``--damaged`` below, against ftfy's ``fix_encoding`` on the same fields in the
+same run: where a damaged field's cost goes.
+
 **Instructions** instead of time, for a machine shared with other work: under callgrind,
 ``--instructions`` runs each configuration's items once between two calls of
 ``os.getppid()`` and reads the instruction counts of the parts callgrind wrote there::
@@ -277,6 +281,87 @@ def damaged_instructions(prefix: str, count: int = 1000) -> None:
         print(f"| {name} | {len(values):,} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f}x |")
 
 
+#: The stages of ``inspect_text`` on a damaged field that ``--stages`` times: (depth, label,
+#: module, name). Each is timed from the call, where the module above it looks the name up,
+#: to its return, what it calls included; a stage is part of the one of less depth above it.
+STAGES: tuple[tuple[int, str, str, str], ...] = (
+    (0, "pre-filter (badness.scan)", "scrapy_charset.items.textcheck", "scan"),
+    (0, "finding and repair (find_scanned)", "scrapy_charset.items.textcheck", "find_scanned"),
+    (1, "UTF-8 rounds (fixes.utf8_rounds)", "scrapy_charset.items.mojibake", "utf8_rounds"),
+    (2, "ftfy's own step, asked by them", "ftfy", "fix_encoding_and_explain"),
+    (1, "evidence (badness.evidence)", "scrapy_charset.items.mojibake", "evidence"),
+    (1, "sibling readings (siblings.competing)", "scrapy_charset.items.mojibake", "competing"),
+    (1, "changed segments (siblings.changed)", "scrapy_charset.items.mojibake", "changed"),
+    (1, "as likely as given", "scrapy_charset.items.mojibake", "as_likely_as_damage"),
+    (1, "UTF-8 as other readings", "scrapy_charset.items.mojibake", "_utf8_as_other"),
+    (1, "legacy readings", "scrapy_charset.items.mojibake", "_legacy"),
+    (1, "UTF-8 as Shift_JIS", "scrapy_charset.items.mojibake", "utf8_as_shift_jis"),
+    (1, "the rule named (_explained)", "scrapy_charset.items.mojibake", "_explained"),
+    (0, "damage left (_left_after_repair)", "scrapy_charset.items.textcheck", "_left_after_repair"),
+)
+
+
+def stages(repeat: int, count: int = 1000) -> None:
+    """Microseconds a damaged field in each stage of ``inspect_text`` (:data:`STAGES`), and
+    ftfy's ``fix_encoding`` on the same fields in the same run: where a damaged field's
+    cost goes, as a multiple of ftfy's whole fix. Best of *repeat* passes over the fields;
+    the wrapping adds a little to each stage (the total is timed without it)."""
+    import importlib
+    import time
+
+    import ftfy
+
+    from benchmarks._itemdata import clean_values, legacy_samples, utf8_samples
+    from scrapy_charset.items.textcheck import inspect_text
+
+    fields = clean_values(per_language=200)
+    samples = [*utf8_samples(fields), *(sample for sample, _ in legacy_samples(fields))]
+    values = [s.damaged for s in samples[:: max(1, len(samples) // count)]]
+    for value in values[1::20]:  # imports, tables read once
+        inspect_text(value)
+        ftfy.fix_encoding(value)
+    total = best_time(lambda: [inspect_text(v) for v in values], repeat=repeat)
+    theirs = best_time(lambda: [ftfy.fix_encoding(v) for v in values], repeat=repeat)
+    spent: dict[str, float] = {}
+
+    def timed(label: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.perf_counter() - start
+
+        return wrapper
+
+    originals = []
+    for _depth, label, module_name, name in STAGES:
+        module = importlib.import_module(module_name)
+        originals.append((module, name, getattr(module, name)))
+        setattr(module, name, timed(label, getattr(module, name)))
+    try:
+        best: dict[str, float] = {}
+        for _ in range(repeat):
+            spent.clear()
+            for value in values:
+                inspect_text(value)
+            if not best or sum(spent.values()) < sum(best.values()):
+                best = dict(spent)
+    finally:
+        for module, name, function in originals:
+            setattr(module, name, function)
+    per_field = 1e6 / len(values)
+    ftfy_field = theirs * per_field
+    print(f"{len(values):,} damaged fields; ftfy.fix_encoding: {ftfy_field:.1f} µs a field")
+    print("| Stage of inspect_text | µs a field | x ftfy's fix_encoding |")
+    print("|---|---:|---:|")
+    print(f"| all (unwrapped) | {total * per_field:.1f} | {total / theirs:.2f} |")
+    for depth, label, _module, _name in STAGES:
+        seconds = best.get(label, 0.0)
+        indent = "\u2003" * depth
+        print(f"| {indent}{label} | {seconds * per_field:.1f} | {seconds / theirs:.2f} |")
+
+
 def _text(words: Sequence[str], length: int) -> str:
     out, size, i = [], 0, 0
     while size < length:
@@ -345,7 +430,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--damaged", action="store_true", help="with --instructions: damaged fields against ftfy"
     )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="microseconds a damaged field in each stage of inspect_text, against ftfy",
+    )
     args = parser.parse_args(argv)
+    if args.stages:
+        stages(args.repeat)
+        return
     fields, lengths = (FIELDS[:3], LENGTHS[:3]) if args.quick else (FIELDS, LENGTHS)
     if args.instructions and args.damaged:
         damaged_instructions(args.instructions)

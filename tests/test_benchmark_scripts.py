@@ -65,3 +65,20 @@ def test_c1_readings_on_a_few_values() -> None:
     assert rows["macintosh as latin-1"][3] > 0
     assert rows["macintosh as latin-1"][5] == 0  # no default repair of macintosh's bytes
     assert rows["utf-8 as windows-1252"][2:4] == [0, 0]  # refused: inside UTF-8 sequences
+
+
+def test_item_cost_stages() -> None:
+    """Each stage of inspect_text on damaged fields gets a row, with ftfy's cost beside."""
+    from benchmarks.item_cost import STAGES
+
+    done = _run("item_cost", "--stages", "--repeat", "1")
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith("µs a field")
+    rows = {
+        cells[0].strip("\u2003 "): float(cells[1])
+        for line in lines[4:]
+        for cells in [line.strip("|").split(" | ")]
+    }
+    assert list(rows) == [label for _depth, label, _module, _name in STAGES]
+    assert all(seconds > 0 for seconds in rows.values())
