@@ -122,6 +122,7 @@ BLOCKS: dict[tuple[str, str], str] = {
         "[scrapy_charset.items.pipeline] INFO: Charset: 2 damaged values raised no alert",
     ): "tests/test_crawl_items.py::test_small_crawl_says_why_it_raised_no_alert",
     ("docs/performance.md", "python -m benchmarks.overhead"): NOT_OUTPUT,
+    ("docs/performance.md", "python -m benchmarks.item_cost --stages"): NOT_OUTPUT,
     (
         "docs/performance.md",
         "python -m benchmarks.item_cost                 # microseconds, best of 5",
