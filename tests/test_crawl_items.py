@@ -295,6 +295,9 @@ HOSTILE = [
     # bounded work (siblings._joined), and each lead is found by memchr.
     ("lost-no-break-spaces", "Å " * 40_000 + "baÅ†Ä·ieri konkrÄ“tus"),
     ("lost-no-break-space-alone", "voilÃ le travail " * 20_000),
+    # C1 punctuation by the thousand, each closing quote after its opening one: every
+    # reading of the field is scored once (c1-punctuation).
+    ("c1-punctuation", "\x93café " + "dit\x94 et " * 20_000),
 ]
 
 

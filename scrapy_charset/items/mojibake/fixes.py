@@ -1281,6 +1281,8 @@ def c1_punctuation(text: str) -> str | None:
     except UnicodeEncodeError:  # not only what a latin-1 decoder keeps
         return None
     repaired = _c1_read_as_1252(text)
+    # Where each opening quote first stands: one search each, not one a closing quote.
+    opened = {opening: repaired.find(opening) for opening in _OPENING.values()}
     first: str | None = None
     for match in _C1.finditer(text):
         start = match.start()
@@ -1295,7 +1297,7 @@ def c1_punctuation(text: str) -> str | None:
             return None
         opening = _OPENING.get(char)
         at_word_end = letter_before and not letter_after
-        if at_word_end and opening is not None and opening not in repaired[:start]:
+        if at_word_end and opening is not None and not 0 <= opened[opening] < start:
             return None
         if first is None:
             first = match.group()
