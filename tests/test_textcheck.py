@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks._itemdata import (
@@ -487,6 +487,7 @@ MADE_MOJIBAKE = st.builds(
 
 @settings(max_examples=300, deadline=None)
 @given(value=ANY_TEXT)
+@example(value="\x91Bò")  # a default repair of a guessed kind, on c1-punctuation's evidence
 def test_any_text_gives_a_report(value: str) -> None:
     check_text(value)
 
