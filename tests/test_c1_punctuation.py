@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake.chardata import C1_PUNCTUATION_RULE, SAFE_RULES
-from scrapy_charset.items.mojibake.fixes import C1_PUNCTUATION, c1_punctuation
+from scrapy_charset.items.mojibake.fixes import C1_PUNCTUATION, c1_punctuation, stray_c1
 from scrapy_charset.items.mojibake.siblings import latin_1_competing
 from scrapy_charset.items.textcheck import inspect_text
 
@@ -120,3 +120,46 @@ def test_c1_punctuation_names_a_c1_control_read_as_punctuation(text: str) -> Non
 def test_c1_punctuation_on_any_text(text: str) -> None:
     found = c1_punctuation(text)
     assert found is None or found in text
+
+
+# Where a field holds a C1 control outside every UTF-8 sequence, its bytes may be another
+# single-byte encoding's, read as latin-1: Faker's Russian company names in x-mac-cyrillic
+# ("«" is 0xC7, "Ç" in latin-1, and the capital after it a C1 control: "Ç\x84" is UTF-8's
+# "Ǆ"). The field's whole reading competes with the UTF-8 repair, which is not applied.
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("НПО «Данилов»", id="npo-danilov"),
+        pytest.param("АО «Котова Семенова»", id="ao-kotova-semenova"),
+        pytest.param("РАО «Колесников, Власов и Пестов»", id="rao-kolesnikov"),
+    ],
+)
+def test_x_mac_cyrillic_read_as_latin_1_is_not_repaired_as_utf8(name: str) -> None:
+    damaged = name.encode("mac_cyrillic").decode("latin-1")
+    assert stray_c1(damaged)
+    report = inspect_text(damaged)
+    assert report.mojibake is not None
+    assert report.repaired is None
+    assert report.rule == "sibling-reading:x-mac-cyrillic"
+
+
+@pytest.mark.parametrize(
+    ("text", "stray"),
+    [
+        pytest.param("parlé\x85 Tu sais", True, id="punctuation-byte"),
+        pytest.param("â\x80\x9csenza", False, id="inside-a-utf8-sequence"),
+        pytest.param("â\x80\x9csenza modifiche\x94", True, id="one-inside-one-outside"),
+        pytest.param("Café", False, id="none"),
+    ],
+)
+def test_stray_c1(text: str, stray: bool) -> None:
+    assert stray_c1(text) is stray
+
+
+def test_words_tell_windows_1252_from_a_sibling_the_pairs_prefer() -> None:
+    # windows-1257 reads "coûte" as "coūte", which the pair table scores a little
+    # likelier; "coûte" is a French word and "coūte" none.
+    raw = "Le café coûte 3 €".encode("cp1252")
+    assert latin_1_competing(raw, raw.decode("cp1252")) is None
+    report = inspect_text(raw.decode("latin-1"))
+    assert (report.repaired, report.rule) == ("Le café coûte 3 €", C1_PUNCTUATION_RULE)

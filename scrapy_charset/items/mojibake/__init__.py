@@ -61,6 +61,7 @@ from scrapy_charset.items.mojibake.fixes import (
     c1_punctuation_controls,
     lossy_sequences,
     other_segments,
+    stray_c1,
     utf8_as_shift_jis,
     utf8_rounds,
 )
@@ -71,6 +72,7 @@ from scrapy_charset.items.mojibake.siblings import (
     as_likely_as_damage,
     changed,
     competing,
+    latin_1_competing,
 )
 from scrapy_charset.items.mojibake.siblings import RULE as SIBLING_RULE
 from scrapy_charset.whatwg import singlebyte
@@ -128,10 +130,31 @@ def find_scanned(
         if unchanged is not None:
             # The text as given is about as likely as the repair: reported, not repaired.
             return _reported(found, AS_LIKELY_RULE, unchanged)
+        whole = _whole_field_reading(text, found.repaired)
+        if whole is not None:
+            # C1 controls left that no UTF-8 sequence explains, and the field's bytes read
+            # whole in a single-byte encoding are about as likely: reported.
+            return _reported(found, f"{SIBLING_RULE}:{whole}", parts[0])
     if found is None or found.rule is not None:
         return found
     rule, found_on = _explained(ctx, found)
     return _named(found, found.fixer, rule, found_on)
+
+
+def _whole_field_reading(text: str, repaired: str) -> str | None:
+    """The single-byte reading (:func:`.siblings.latin_1_competing`) of *text*'s bytes, as
+    a latin-1 decoder kept them, that is about as likely as *repaired*, when *text* holds a
+    C1 control outside every UTF-8 sequence (:func:`.fixes.stray_c1`): a UTF-8 repair of
+    bytes that a lead and a C1 control made a sequence of by chance (x-mac-cyrillic's
+    "НПО «Данилов»" read as latin-1 is "\x8d\x8f\x8e Ç\x84àíèëîâÈ", and "Ç\x84" is
+    UTF-8's "Ǆ")."""
+    if not stray_c1(text):
+        return None
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    return latin_1_competing(raw, repaired)
 
 
 def _named(found: Finding, fixer: str | None, rule: str | None, evidence: str | None) -> Finding:

@@ -69,6 +69,7 @@ __all__ = [
     "c1_punctuation",
     "c1_punctuation_controls",
     "lossy_sequences",
+    "stray_c1",
     "utf8_as_shift_jis",
     "utf8_rounds",
 ]
@@ -1217,6 +1218,20 @@ def c1_controls(text: str) -> Finding:
     ):
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")
+
+
+def stray_c1(text: str) -> bool:
+    """*text* holds a C1 control that no UTF-8 sequence (as windows-1252 or latin-1 reads
+    it) holds: a byte of a single-byte encoding that a latin-1 decoder kept, and no byte
+    of UTF-8 read as latin-1."""
+    if _C1.search(text) is None:
+        return False
+    inside = {
+        at
+        for match in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
+        for at in range(match.start(), match.end())
+    }
+    return any(match.start() not in inside for match in _C1.finditer(text))
 
 
 def c1_punctuation_controls(text: str) -> Finding | None:

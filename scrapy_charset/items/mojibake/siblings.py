@@ -45,6 +45,7 @@ from scrapy_charset.items.mojibake.chardata import (
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, badness, implausible
+from scrapy_charset.items.mojibake.words import word_repair
 from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
@@ -404,17 +405,28 @@ LATIN_1_READINGS = (
 
 
 def latin_1_competing(raw: bytes, repaired: str) -> str | None:
-    """The reading of :data:`LATIN_1_READINGS` that gives *raw* (a field's bytes, as a
-    latin-1 decoder kept them) as text about as likely as *repaired* (windows-1252's
-    reading), or more; None when *repaired* is :data:`MARGIN` more likely than each, less
-    windows-1252's :data:`PRIORS` (the commonest single-byte encoding of the web, and the
-    one a page labelled latin-1 is in)."""
+    """The likeliest reading of :data:`LATIN_1_READINGS` that gives *raw* (a field's
+    bytes, as a latin-1 decoder kept them) as text about as likely as *repaired* (a
+    reading or a repair of them), or more. None when *repaired* is :data:`MARGIN` more
+    likely than each, less windows-1252's :data:`PRIORS` (the commonest single-byte
+    encoding of the web, and the one a page labelled latin-1 is in), or makes words real
+    text uses of every part the other reading changes, which are none in it
+    (:func:`.words.word_repair`: French "coûte" against windows-1257's "coūte", which the
+    pair table prefers)."""
     least = score(repaired) - MARGIN + PRIORS["windows-1252"]
+    best: tuple[float, str] | None = None
     for name in LATIN_1_READINGS:
         other = raw.decode(CP437) if name == CP437 else singlebyte.decode(raw, name)
-        if other != repaired and _text(repaired, other) and score(other) > least:
-            return name
-    return None
+        if other == repaired or not _text(repaired, other):
+            continue
+        likelihood = score(other)
+        if (
+            likelihood > least
+            and (best is None or likelihood > best[0])
+            and word_repair(other, repaired) is None
+        ):
+            best = (likelihood, name)
+    return None if best is None else best[1]
 
 
 def _joined(before: list[str], after: list[str]) -> list[str] | None:
