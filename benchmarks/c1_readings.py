@@ -1,7 +1,8 @@
 """C1 controls read as windows-1252: how often that reading is the wrong one.
 
 Run: ``python -m benchmarks.c1_readings [per_language]`` (real values a language, 200 by
-default, as ``benchmarks.item_evidence`` takes them).
+default, as ``benchmarks.item_evidence`` takes them), or ``--faker`` for the names of
+people and companies of every Faker locale (``benchmarks.item_evidence.faker_names``).
 
 A C1 control (U+0080-U+009F) in a field is a byte that a latin-1 decoder kept; the
 repair ``c1-controls`` reads each as windows-1252 does ("parlé\\x85" is "parlé…"). Other
@@ -90,8 +91,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "per_language", type=int, nargs="?", default=200, help="real values a language"
     )
-    per_language = max(1, parser.parse_args(argv).per_language)
-    texts = [f.text for f in clean_values(per_language=per_language) if not f.text.isascii()]
+    parser.add_argument(
+        "--faker",
+        action="store_true",
+        help="Faker's names of people and companies of every locale instead",
+    )
+    args = parser.parse_args(argv)
+    if args.faker:
+        from benchmarks.item_evidence import faker_names
+
+        texts = sorted({name for name in faker_names(1) if not name.isascii()})
+    else:
+        per_language = max(1, args.per_language)
+        values = clean_values(per_language=per_language)
+        texts = [f.text for f in values if not f.text.isascii()]
     print(f"{len(texts):,} non-ASCII values; the windows-1252 reading of their C1 controls:")
     print(f"{'made as':<28}" + "".join(f"{name:>14}" for name in COLUMNS))
     for how, row in figures(texts).items():
