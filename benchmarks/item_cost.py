@@ -293,6 +293,7 @@ STAGES: tuple[tuple[int, str, str, str], ...] = (
     (1, "sibling readings (siblings.competing)", "scrapy_charset.items.mojibake", "competing"),
     (1, "changed segments (siblings.changed)", "scrapy_charset.items.mojibake", "changed"),
     (1, "as likely as given", "scrapy_charset.items.mojibake", "as_likely_as_damage"),
+    (1, "the whole field's reading", "scrapy_charset.items.mojibake", "_whole_field_reading"),
     (1, "UTF-8 as other readings", "scrapy_charset.items.mojibake", "_utf8_as_other"),
     (1, "legacy readings", "scrapy_charset.items.mojibake", "_legacy"),
     (1, "UTF-8 as Shift_JIS", "scrapy_charset.items.mojibake", "utf8_as_shift_jis"),
