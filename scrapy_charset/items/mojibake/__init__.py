@@ -148,11 +148,11 @@ def _whole_field_reading(text: str, repaired: str) -> str | None:
     bytes that a lead and a C1 control made a sequence of by chance (x-mac-cyrillic's
     "НПО «Данилов»" read as latin-1 is "\x8d\x8f\x8e Ç\x84àíèëîâÈ", and "Ç\x84" is
     UTF-8's "Ǆ")."""
-    if not stray_c1(text):
-        return None
     try:
-        raw = text.encode("latin-1")
+        raw = text.encode("latin-1")  # first: most damaged text is not all latin-1's
     except UnicodeEncodeError:
+        return None
+    if not stray_c1(text):
         return None
     return latin_1_competing(raw, repaired)
 

@@ -23,6 +23,7 @@ __all__ = [
     "SAFE_RULES",
     "Finding",
     "MojibakeKind",
+    "decode_reading",
     "encode_reading",
     "encode_windows_1251",
     "encode_windows_1252",
@@ -144,6 +145,11 @@ def encode_reading(text: str, name: str) -> bytes | None:
         return text.encode(CP437) if name == CP437 else singlebyte.encode(text, name)
     except UnicodeEncodeError:
         return None
+
+
+def decode_reading(raw: bytes, name: str) -> str:
+    """*raw* decoded in reading *name*: the Encoding Standard's decoder, or cp437's."""
+    return raw.decode(CP437) if name == CP437 else singlebyte.decode(raw, name)
 
 
 def utf8_of(text: str, name: str) -> str | None:

@@ -1238,11 +1238,11 @@ def c1_punctuation_controls(text: str) -> Finding | None:
     """:func:`c1_controls`'s repair, when the text has the evidence of
     :func:`c1_punctuation` (rule :data:`.chardata.C1_PUNCTUATION_RULE`, a repair applied
     by default); else None."""
+    found = c1_controls(text)  # its guards first: the evidence reads the field 9 ways
+    if found.repaired is None:
+        return None
     found_on = c1_punctuation(text)
     if found_on is None:
-        return None
-    found = c1_controls(text)
-    if found.repaired is None:
         return None
     return Finding(
         C1_CONTROLS,

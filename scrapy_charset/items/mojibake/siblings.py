@@ -37,6 +37,7 @@ from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     CP437,
     OTHER_READINGS,
+    decode_reading,
     encode_reading,
     encode_windows_1252,
     extra_cont,
@@ -46,7 +47,6 @@ from scrapy_charset.items.mojibake.chardata import (
 )
 from scrapy_charset.items.mojibake.plausible import CASES, badness, implausible
 from scrapy_charset.items.mojibake.words import word_repair
-from scrapy_charset.whatwg import singlebyte
 
 __all__ = [
     "LATIN_1_READINGS",
@@ -416,7 +416,7 @@ def latin_1_competing(raw: bytes, repaired: str) -> str | None:
     least = score(repaired) - MARGIN + PRIORS["windows-1252"]
     best: tuple[float, str] | None = None
     for name in LATIN_1_READINGS:
-        other = raw.decode(CP437) if name == CP437 else singlebyte.decode(raw, name)
+        other = decode_reading(raw, name)
         if other == repaired or not _text(repaired, other):
             continue
         likelihood = score(other)
