@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake.chardata import C1_PUNCTUATION_RULE, SAFE_RULES
-from scrapy_charset.items.mojibake.fixes import C1_PUNCTUATION, c1_punctuation, stray_c1
+from scrapy_charset.items.mojibake.fixes import (
+    _C1,
+    _ONE_SEQUENCE,
+    C1_PUNCTUATION,
+    UTF8_AS_WINDOWS_1252,
+    c1_punctuation,
+    c1_sites,
+)
 from scrapy_charset.items.mojibake.siblings import latin_1_competing
 from scrapy_charset.items.textcheck import inspect_text
 
@@ -136,24 +143,39 @@ def test_c1_punctuation_on_any_text(text: str) -> None:
 )
 def test_x_mac_cyrillic_read_as_latin_1_is_not_repaired_as_utf8(name: str) -> None:
     damaged = name.encode("mac_cyrillic").decode("latin-1")
-    assert stray_c1(damaged)
+    assert c1_sites(damaged)[1]
     report = inspect_text(damaged)
     assert report.mojibake is not None
     assert report.repaired is None
     assert report.rule == "sibling-reading:x-mac-cyrillic"
 
 
+# (text, (a UTF-8 sequence holds a C1 control, one stands outside every sequence)): the one
+# question that c1_controls, ftfy's segment step and the whole field's reading ask.
 @pytest.mark.parametrize(
-    ("text", "stray"),
+    ("text", "sites"),
     [
-        pytest.param("parlé\x85 Tu sais", True, id="punctuation-byte"),
-        pytest.param("â\x80\x9csenza", False, id="inside-a-utf8-sequence"),
-        pytest.param("â\x80\x9csenza modifiche\x94", True, id="one-inside-one-outside"),
-        pytest.param("Café", False, id="none"),
+        pytest.param("parlé\x85 Tu sais", (False, True), id="punctuation-byte"),
+        pytest.param("â\x80\x9csenza", (True, False), id="inside-a-utf8-sequence"),
+        pytest.param("â\x80\x9csenza modifiche\x94", (True, True), id="one-inside-one-outside"),
+        pytest.param("\x94 â\x80\x9csenza", (True, True), id="one-outside-before-one-inside"),
+        pytest.param("Ð\x95Ð\x9a", (True, False), id="two-sequences-each-holding-one"),
+        pytest.param("Ð\x95\x85", (True, True), id="right-after-a-sequence"),
+        pytest.param("â\x80 x", (False, True), id="lead-short-of-its-continuation"),
+        pytest.param("Café", (False, False), id="none"),
     ],
 )
-def test_stray_c1(text: str, stray: bool) -> None:
-    assert stray_c1(text) is stray
+def test_c1_sites(text: str, sites: tuple[bool, bool]) -> None:
+    assert c1_sites(text) == sites
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0xFF)))
+def test_c1_sites_agrees_with_each_sequence_looked_at_alone(text: str) -> None:
+    # The one pass over controls and sequences gives what asking each sequence gives.
+    spans = [m.span() for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)]
+    controls = [m.start() for m in _C1.finditer(text)]
+    inside = [any(s <= at < e for s, e in spans) for at in controls]
+    assert c1_sites(text) == (any(inside), not all(inside))
 
 
 def test_words_tell_windows_1252_from_a_sibling_the_pairs_prefer() -> None:

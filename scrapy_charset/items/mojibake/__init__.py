@@ -59,9 +59,9 @@ from scrapy_charset.items.mojibake.fixes import (
     all_utf8,
     c1_controls,
     c1_punctuation_controls,
+    c1_sites,
     lossy_sequences,
     other_segments,
-    stray_c1,
     utf8_as_shift_jis,
     utf8_rounds,
 )
@@ -144,7 +144,7 @@ def find_scanned(
 def _whole_field_reading(text: str, repaired: str) -> str | None:
     """The single-byte reading (:func:`.siblings.latin_1_competing`) of *text*'s bytes, as
     a latin-1 decoder kept them, that is about as likely as *repaired*, when *text* holds a
-    C1 control outside every UTF-8 sequence (:func:`.fixes.stray_c1`): a UTF-8 repair of
+    C1 control outside every UTF-8 sequence (:func:`.fixes.c1_sites`): a UTF-8 repair of
     bytes that a lead and a C1 control made a sequence of by chance (x-mac-cyrillic's
     "НПО «Данилов»" read as latin-1 is "\x8d\x8f\x8e Ç\x84àíèëîâÈ", and "Ç\x84" is
     UTF-8's "Ǆ")."""
@@ -152,7 +152,7 @@ def _whole_field_reading(text: str, repaired: str) -> str | None:
         raw = text.encode("latin-1")  # first: most damaged text is not all latin-1's
     except UnicodeEncodeError:
         return None
-    if not stray_c1(text):
+    if not c1_sites(text)[1]:
         return None
     return latin_1_competing(raw, repaired)
 

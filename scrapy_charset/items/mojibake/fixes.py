@@ -68,8 +68,8 @@ __all__ = [
     "c1_controls",
     "c1_punctuation",
     "c1_punctuation_controls",
+    "c1_sites",
     "lossy_sequences",
-    "stray_c1",
     "utf8_as_shift_jis",
     "utf8_rounds",
 ]
@@ -1190,9 +1190,8 @@ def _c1_only_kept(text: str, fixed: str) -> str:
     that token, and the reading alone is a guess of the encoding (:func:`c1_controls`, a
     repair of ``legacy=True`` only): "Café \x8båòîíèÀà" (bytes of x-mac-cyrillic read as
     latin-1) is not "Café ‹åòîíèÀà"."""
-    if _C1.search(text) is None or any(
-        _C1.search(m.group()) for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
-    ):
+    held, stray = c1_sites(text)
+    if held or not stray:
         return fixed
     return _given_back(
         text,
@@ -1213,25 +1212,34 @@ def c1_controls(text: str) -> Finding:
     # A C1 control inside a UTF-8 sequence as latin-1 shows it is a byte of UTF-8 read as
     # latin-1 ("Ð\x95" is "Е"), not of windows-1252: not this repair's. A lead followed by
     # fewer continuation bytes than it needs is no sequence ("parlé\x85 " is "parlé… ").
-    if repaired == text or any(
-        _C1.search(m.group()) for m in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
-    ):
+    if repaired == text or c1_sites(text)[0]:
         return Finding(C1_CONTROLS, None)
     return Finding(C1_CONTROLS, repaired, encoding="windows-1252")
 
 
-def stray_c1(text: str) -> bool:
-    """*text* holds a C1 control that no UTF-8 sequence (as windows-1252 or latin-1 reads
-    it) holds: a byte of a single-byte encoding that a latin-1 decoder kept, and no byte
-    of UTF-8 read as latin-1."""
+def c1_sites(text: str) -> tuple[bool, bool]:
+    """Where *text*'s C1 controls stand: (a UTF-8 sequence, as windows-1252 or latin-1
+    reads it, holds one; one stands outside every such sequence). One held by a sequence
+    is a byte of UTF-8 read as latin-1 ("Ð\x95" is "Е"); one outside is a byte of a
+    single-byte encoding that a latin-1 decoder kept ("parlé\x85"). A lead followed by
+    fewer continuation bytes than it needs is no sequence. One pass over the C1 controls
+    and the sequences, in order."""
     if _C1.search(text) is None:
-        return False
-    inside = {
-        at
-        for match in _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
-        for at in range(match.start(), match.end())
-    }
-    return any(match.start() not in inside for match in _C1.finditer(text))
+        return False, False
+    held = stray = False
+    sequences = _ONE_SEQUENCE[UTF8_AS_WINDOWS_1252].finditer(text)
+    current = next(sequences, None)
+    for control in _C1.finditer(text):
+        at = control.start()
+        while current is not None and current.end() <= at:
+            current = next(sequences, None)
+        if current is not None and current.start() <= at:
+            held = True
+        else:
+            stray = True
+        if held and stray:
+            break
+    return held, stray
 
 
 def c1_punctuation_controls(text: str) -> Finding | None:
