@@ -276,9 +276,29 @@ def damaged_instructions(prefix: str, count: int = 1000) -> None:
         raise SystemExit("run this under callgrind with --dump-before=getppid (see --help)")
     print("| Fields | count | inspect_text, Ir a field | ftfy.fix_encoding, Ir a field | ratio |")
     print("|---|---:|---:|---:|---:|")
+    per_field = []
     for index, (name, values) in enumerate(rows.items()):
         ours, theirs = parts[2 * index] / len(values), parts[2 * index + 1] / len(values)
+        per_field.append((ours, theirs))
         print(f"| {name} | {len(values):,} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f}x |")
+    share = break_even(*per_field)
+    if share is not None:
+        print(
+            f"\nOn non-ASCII fields of which less than {share:.2%} are damaged, inspect_text "
+            "costs less than ftfy.fix_encoding a field."
+        )
+
+
+def break_even(damaged: tuple[float, float], clean: tuple[float, float]) -> float | None:
+    """The share of damaged fields, among non-ASCII ones, at which ``inspect_text`` and
+    ``ftfy.fix_encoding`` cost the same a field, from each one's cost, ``(ours, ftfy's)``,
+    on a damaged and on a clean field; None when one costs no more on either (no such
+    share)."""
+    extra = damaged[0] - damaged[1]  # what a damaged field costs more with inspect_text
+    saved = clean[1] - clean[0]  # what a clean field costs less
+    if extra <= 0 or saved <= 0:
+        return None
+    return saved / (extra + saved)
 
 
 #: The stages of ``inspect_text`` on a damaged field that ``--stages`` times: (depth, label,

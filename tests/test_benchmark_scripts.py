@@ -82,3 +82,22 @@ def test_item_cost_stages() -> None:
     }
     assert list(rows) == [label for _depth, label, _module, _name in STAGES]
     assert all(seconds > 0 for seconds in rows.values())
+
+
+# (damaged field's cost, clean field's cost), each (inspect_text, ftfy) -> the share of
+# damaged fields at which the two cost the same, or None when one is cheaper on both.
+@pytest.mark.parametrize(
+    ("damaged", "clean", "share"),
+    [
+        pytest.param((1_000.0, 200.0), (20.0, 120.0), 100 / 900, id="dearer-damaged-cheaper-clean"),
+        pytest.param((200.0, 200.0), (20.0, 120.0), None, id="as-dear-damaged"),
+        pytest.param((1_000.0, 200.0), (120.0, 120.0), None, id="as-dear-clean"),
+        pytest.param((100.0, 200.0), (20.0, 120.0), None, id="cheaper-on-both"),
+    ],
+)
+def test_item_cost_break_even(
+    damaged: tuple[float, float], clean: tuple[float, float], share: float | None
+) -> None:
+    from benchmarks.item_cost import break_even
+
+    assert break_even(damaged, clean) == (pytest.approx(share) if share is not None else None)
