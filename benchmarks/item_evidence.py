@@ -30,6 +30,11 @@ locale and CLDR locale; 1, the default, takes them all). Sources:
 ``--damaged-names`` runs only this: CLDR's names of every fourth locale (times ``step``),
 in title case and in capitals, damaged whole as UTF-8 read as windows-1252 and as
 latin-1: exact repairs, repairs that are not exact and wrong ones, reports and misses.
+``--joined`` runs only this: two of pycountry's translations, each damaged whole in a
+different way the benchmark damages fields (``benchmarks/_itemdata.py``), joined by ", "
+(a field built from two sources): exact repairs, reports without a repair, partial
+repairs that say so, misses, and hidden ones (a repair that is not the original, with no
+damage reported left, not lossy).
 ``--lost-a0`` runs only this: CLDR's names of every locale (times ``step``) whose damage as
 windows-1252 holds a no-break space, that space then made an ASCII space.
 """
@@ -46,7 +51,7 @@ from typing import Literal
 
 import ftfy
 
-from benchmarks._itemdata import _damage, cldr_names, clean_values
+from benchmarks._itemdata import _damage, cldr_names, clean_values, utf8_samples
 from benchmarks._negative import faker_values
 from scrapy_charset.items.textcheck import inspect_text
 
@@ -394,6 +399,54 @@ def damaged_names(step: int = 4, *, lost_a0: bool = False) -> dict[str, int]:
     return row
 
 
+# --- Two sources, each damaged its own way ---------------------------------------------
+
+
+def joined_damaged(
+    count: int = 30_000, per_language: int = 40, seed: int = 7
+) -> Iterator[tuple[str, str, str, str]]:
+    """(first way, second way, original, damaged): *count* draws of two of pycountry's
+    translations damaged whole in two different ways (no byte lost), joined by ", "."""
+    fields = clean_values(per_language=per_language)
+    samples = [s for s in utf8_samples(fields) if not s.lossy and s.how != "partial"]
+    rng = random.Random(seed)
+    for _ in range(count):
+        first, second = rng.sample(samples, 2)
+        if first.how != second.how:
+            yield (
+                first.how,
+                second.how,
+                f"{first.original}, {second.original}",
+                f"{first.damaged}, {second.damaged}",
+            )
+
+
+def joined_figures(
+    samples: Sequence[tuple[str, str, str, str]],
+) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
+    """Fields, exact repairs, reports, partial repairs that say so, misses and hidden
+    repairs; and the hidden ones by the two ways (in order of the ways' names)."""
+    row = dict.fromkeys(("fields", "exact", "reported", "partial", "missed", "hidden"), 0)
+    hidden: dict[tuple[str, str], int] = {}
+    for first, second, original, damaged in samples:
+        report = inspect_text(damaged)
+        row["fields"] += 1
+        if report.mojibake is None:
+            key = "missed"
+        elif report.repaired is None:
+            key = "reported"
+        elif report.repaired == original:
+            key = "exact"
+        elif report.partial or report.lossy:
+            key = "partial"
+        else:
+            key = "hidden"
+            pair = (min(first, second), max(first, second))
+            hidden[pair] = hidden.get(pair, 0) + 1
+        row[key] += 1
+    return row, hidden
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -409,8 +462,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="only CLDR's names whose damage holds a no-break space, made a space",
     )
+    parser.add_argument(
+        "--joined",
+        action="store_true",
+        help="only fields joined from two sources, each damaged its own way",
+    )
     args = parser.parse_args(argv)
     step = max(1, args.step)
+    if args.joined:
+        row, hidden = joined_figures(list(joined_damaged(30_000 // step)))
+        print(" | ".join(row))
+        print(" | ".join(f"{n:,}" for n in row.values()))
+        print("\nhidden, by the two ways:")
+        for (first, second), n in sorted(hidden.items(), key=lambda item: -item[1])[:10]:
+            print(f"{n:>6}  {first} + {second}")
+        return
     if args.damaged_names or args.lost_a0:
         row = damaged_names(step if args.lost_a0 else 4 * step, lost_a0=args.lost_a0)
         print(" | ".join(row))

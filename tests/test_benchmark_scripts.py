@@ -101,3 +101,14 @@ def test_item_cost_break_even(
     from benchmarks.item_cost import break_even
 
     assert break_even(damaged, clean) == (pytest.approx(share) if share is not None else None)
+
+
+def test_item_evidence_joined() -> None:
+    """Fields joined from two sources: every field is counted once, in one column."""
+    done = _run("item_evidence", "300", "--joined")
+    assert (done.returncode, done.stderr) == (0, "")
+    header, counts = done.stdout.splitlines()[:2]
+    numbers = [int(n.replace(",", "")) for n in counts.split(" | ")]
+    row = dict(zip(header.split(" | "), numbers, strict=True))
+    assert list(row) == ["fields", "exact", "reported", "partial", "missed", "hidden"]
+    assert row["fields"] == sum(row.values()) - row["fields"] > 0

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake import _words
-from scrapy_charset.items.mojibake.words import RULE, is_word, word_repair
+from scrapy_charset.items.mojibake.words import RULE, is_word, reading_of_words, word_repair
 from scrapy_charset.items.textcheck import inspect_text
 from tests.spec import PACKAGE, REPO
 
@@ -89,6 +89,30 @@ def test_is_word(part: str, word: bool) -> None:
 )
 def test_word_repair(damaged: str, repaired: str, word: str | None) -> None:
     assert word_repair(damaged, repaired) == word
+
+
+# (repaired, another reading of the same damage, the word that decides for the other):
+# words decide between two readings only where they differ in the word itself.
+@pytest.mark.parametrize(
+    ("repaired", "other", "word"),
+    [
+        # pycountry's Swedish "Piteå saami" damaged as UTF-8 read as ISO-8859-2, "PiteĂĽ":
+        # windows-1250 reads "Piteü", which the pair table prefers by 9.8.
+        pytest.param("Piteü saami", "Piteå saami", "Piteå", id="pitea-iso-8859-2"),
+        pytest.param("Piteü, saami", "Piteå, saami", "Piteå", id="same-punctuation-around"),
+        # The repair is a word too: the pair table decides, not the words.
+        pytest.param("café", "cafĂ", None, id="repair-is-a-word"),
+        # A word with symbols after it, where the repair has none, is no word of its own:
+        # "xá»£" is no word "xá" (Vietnamese "xợ" damaged as UTF-8 read as windows-1250).
+        pytest.param("Pa-ki-xợ-thănh", "Pa-ki-xá»£-thănh", None, id="word-with-symbols-after"),
+        # One part where they differ is no word in the other reading: no evidence.
+        pytest.param("Piteü Lulü", "Piteå Luluø", None, id="one-part-no-word"),
+        pytest.param("Piteü saami", "Pite å saami", None, id="not-as-many-parts"),
+        pytest.param("Piteü saami", "Piteü saami", None, id="the-same"),
+    ],
+)
+def test_reading_of_words(repaired: str, other: str, word: str | None) -> None:
+    assert reading_of_words(repaired, other) == word
 
 
 # (damaged, repaired): weak sequences only (a symbol is the continuation character, and no

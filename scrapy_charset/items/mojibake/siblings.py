@@ -46,7 +46,7 @@ from scrapy_charset.items.mojibake.chardata import (
     sequence_pattern,
 )
 from scrapy_charset.items.mojibake.plausible import CASES, badness, implausible
-from scrapy_charset.items.mojibake.words import word_repair
+from scrapy_charset.items.mojibake.words import reading_of_words, word_repair
 
 __all__ = [
     "LATIN_1_READINGS",
@@ -360,30 +360,38 @@ def competing(
     if len(before) != len(after):
         joined = _joined(before, after)
         before, after = (joined, after) if joined is not None else ([damaged], [repaired])
-    damage = [old for old, new in zip(before, after, strict=True) if old != new]
-    # The characters of the changed segments, once: a reading is ruled out by the field
-    # when it has no byte for one of them (linear in the field, for every reading). A
-    # U+FFFD is a byte lost, which no reading has: it rules none out.
-    damage_chars = frozenset().union(*damage) - _LOST if len(damage) >= 2 else frozenset()
-    ruled_out: dict[str, bool] = {}
-    for old, new in zip(before, after, strict=True):
-        if old == new:
-            continue
+    damage = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
+    ruling = _Ruling(damage)
+    for old, new in damage:
         # Only the readings that can compete are read: the repair's own, and those the
         # field rules out, never are; the prior is asked only when one competes.
         chars = frozenset(old)
         least: float | None = None
         for name, leads in _READING_LEADS:
-            if name == own or chars.isdisjoint(leads) or _ruled_out(name, damage_chars, ruled_out):
+            if name == own or chars.isdisjoint(leads) or ruling.rules_out(name, old, new):
                 continue
             other = reading(old, name)
             if other is None or other == new:
                 continue
             if least is None:
                 least = score(new) - MARGIN + _prior(old, new, chars)
-            if score(other) > least and _text(old, other):
+            # Less likely by the pairs, but words real text uses wherever the two differ,
+            # and the repair none ("PiteĂĽ": ISO-8859-2's "Piteå", windows-1250's "Piteü").
+            if score(other) <= least and reading_of_words(new, other) is None:
+                continue
+            if _text(old, other):
                 return name, old
     return None
+
+
+def _giving(old: str, new: str) -> frozenset[str]:
+    """The readings of :data:`READINGS` that give *new* for the segment *old*."""
+    chars = frozenset(old)
+    return frozenset(
+        name
+        for name, leads in _READING_LEADS
+        if not chars.isdisjoint(leads) and reading(old, name) == new
+    )
 
 
 #: The single-byte encodings whose bytes, read as latin-1, compete with windows-1252's
@@ -483,17 +491,47 @@ def _prior(old: str, new: str, chars: frozenset[str]) -> float:
     )
 
 
-def _ruled_out(name: str, damage_chars: frozenset[str], known: dict[str, bool]) -> bool:
-    """The field rules the reading *name* out (``ruled-out-by-the-field``): a segment the
-    repair changed, of two or more (*damage_chars*: their characters, empty for fewer),
-    holds a character *name* has no byte for, so the field's damage is not UTF-8 read as
-    *name* ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as "™" and a soft
-    hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm"). *known* keeps
-    each reading's answer for the field."""
-    found = known.get(name)
-    if found is None:
-        found = known[name] = bool(damage_chars) and not _encodable(name).issuperset(damage_chars)
-    return found
+class _Ruling:
+    """Which readings a field rules out for a segment (``ruled-out-by-the-field``): one
+    that has no byte for a character of a changed segment, of two or more, that one
+    decode made with the segment, so the field's damage is not UTF-8 read as it
+    ("tĹ\x99etĂ\xadho" holds C1 controls that windows-1250 reads as "™" and a soft
+    hyphen: its "MĂĄm" is ISO-8859-2's "Mám", not windows-1250's "Måm"). A segment whose
+    repair a reading gives is ruled on by the segments whose repair one of the same
+    readings gives: a field joined from two sources damaged two ways is two decodes
+    (windows-1252's "Ð“Ð°Ð±Ð¾Ð½" holds "“", which ISO-8859-2 has no byte for, and does not
+    rule out ISO-8859-2's "Республика" for "Đ\xa0ĐľŃ\x81ĐżŃ\x83ĐąĐťĐ¸ĐşĐ°"). A segment no
+    one reading gives (a repair of more than one layer) is ruled on by them all. A U+FFFD
+    is a byte lost, which no reading has: it rules none out. Linear in the field: each
+    reading's characters are gathered once, and each answer kept."""
+
+    def __init__(self, damage: list[tuple[str, str]]) -> None:
+        self._two = len(damage) >= 2
+        self._givers: dict[tuple[str, str], frozenset[str]] = {}
+        self._all: frozenset[str] = frozenset()
+        self._by_reading: dict[str, set[str]] = {}
+        self._known: dict[tuple[str, frozenset[str]], bool] = {}
+        if not self._two:
+            return
+        self._all = frozenset().union(*(old for old, _ in damage)) - _LOST
+        for old, new in damage:
+            names = self._givers.setdefault((old, new), _giving(old, new))
+            for name in names:
+                self._by_reading.setdefault(name, set()).update(old)
+
+    def rules_out(self, name: str, old: str, new: str) -> bool:
+        """The field rules out *name* for the segment *old*, repaired as *new*."""
+        if not self._two:
+            return False
+        names = self._givers[old, new]
+        found = self._known.get((name, names))
+        if found is None:
+            if names:
+                chars = frozenset().union(*(self._by_reading[n] for n in names)) - _LOST
+            else:
+                chars = self._all
+            found = self._known[name, names] = not _encodable(name).issuperset(chars)
+        return found
 
 
 #: The rule's name, as reports give it: a repair no likelier than the damaged text.

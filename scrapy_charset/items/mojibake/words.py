@@ -28,7 +28,7 @@ import re
 
 from scrapy_charset.items.mojibake import _words
 
-__all__ = ["RULE", "is_word", "word_repair"]
+__all__ = ["RULE", "is_word", "reading_of_words", "word_repair"]
 
 #: The rule's name, as reports give it.
 RULE = "repair-is-a-word"
@@ -99,3 +99,32 @@ def word_repair(damaged: str, repaired: str) -> str | None:
         if first is None:
             first = _core(new)
     return first
+
+
+def reading_of_words(repaired: str, other: str) -> str | None:
+    """The first word (:func:`is_word`) of *other* where it differs from *repaired*, two
+    readings of one damaged text, when every part where they differ is a word in *other*
+    and none is one in *repaired* (ISO-8859-2's "Piteå" against windows-1250's "Piteü");
+    None otherwise, or when the two are not made of as many parts."""
+    before, after = _PART.findall(repaired), _PART.findall(other)
+    if len(before) != len(after):
+        return None
+    first: str | None = None
+    for mine, theirs in zip(before, after, strict=True):
+        if mine == theirs:
+            continue
+        # The readings differ in the word itself, not in what is around it ("xá»£" is no
+        # word "xá" with symbols after it).
+        if not is_word(theirs) or is_word(mine) or _around(theirs) != _around(mine):
+            return None
+        if first is None:
+            first = _core(theirs)
+    return first
+
+
+def _around(part: str) -> tuple[str, str]:
+    """What lies before and after *part*'s core (:func:`_core`)."""
+    match = _CORE.fullmatch(part)
+    if match is None:
+        return "", ""
+    return part[: match.start(1)], part[match.end(1) :]
