@@ -137,6 +137,44 @@ def test_a_sequence_a_repair_left_is_damage_left(damaged: str, repaired: str) ->
     assert report.remaining_segments == 1
 
 
+# (damaged, repaired, tokens left): two sources, one damaged as UTF-8 read as Shift_JIS,
+# the other another way (pycountry's translations). The Shift_JIS reading is looked for
+# over the whole field, which is not so as a whole: the tokens the repair kept that are
+# so on their own are damage left.
+SHIFT_JIS_LEFT = [
+    pytest.param("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso", "Мексико, Filipﾃｭnskﾃｩ peso", 1,
+                 id="beside-cyrillic-read-as-latin-1"),
+    pytest.param("atong (ﾃ肱dia), åŒ—é¦¬å…¶é\xa0“å…±å’Œåœ‹", "atong (ﾃ肱dia), 北馬其頓共和國", 1,
+                 id="beside-chinese-read-as-windows-1252"),
+    pytest.param("Panenskﾃｩ ostrovy Spojenﾃｽch, CafÃ© crÃ¨me",
+                 "Panenskﾃｩ ostrovy Spojenﾃｽch, Café crème", 2, id="two-tokens"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("damaged", "repaired", "left"), SHIFT_JIS_LEFT)
+def test_shift_jis_damage_a_repair_kept_is_damage_left(
+    damaged: str, repaired: str, left: int
+) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert report.partial
+    assert report.remaining == MojibakeKind.UTF8_AS_SHIFT_JIS
+    assert report.remaining_segments == left
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("ｿﾆｰ, CafÃ©", id="half-width-brand-mostly-not-utf8"),
+        pytest.param("ｱｲｳ, CafÃ©", id="half-width-kana-no-lead"),
+    ],
+)
+def test_half_width_katakana_that_is_no_utf8_is_not_left(text: str) -> None:
+    report = inspect_text(text)
+    assert report.repaired is not None
+    assert report.remaining is None
+
+
 @pytest.mark.parametrize(
     "repaired",
     [

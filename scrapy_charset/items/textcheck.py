@@ -47,6 +47,7 @@ from scrapy_charset.items.mojibake.fixes import (
     SEGMENT_READINGS,
     _reading_patterns,
     a0_left,
+    utf8_as_shift_jis,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
 
@@ -229,13 +230,38 @@ _MAX_ALIGNED_CHARS = 4000
 
 def _left_after_repair(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
     """The damage a repair of *value* left in *repaired*: its sequences
-    (:func:`_damage_left`), and the lone leads whose no-break space became a space that
-    no rule restored (:func:`.fixes.a0_left`), counted as UTF-8 read as windows-1252."""
+    (:func:`_damage_left`), the lone leads whose no-break space became a space that no
+    rule restored (:func:`.fixes.a0_left`), counted as UTF-8 read as windows-1252, and the
+    tokens the repair kept that are UTF-8 read as Shift_JIS (:func:`_shift_jis_left`)."""
     kind, left = _damage_left(value, marks, repaired)
     lost = a0_left(repaired)
-    if not lost:
-        return kind, left
-    return kind or MojibakeKind.UTF8_AS_WINDOWS_1252, left + lost
+    if lost:
+        kind, left = kind or MojibakeKind.UTF8_AS_WINDOWS_1252, left + lost
+    shift_jis = _shift_jis_left(value, marks, repaired)
+    if shift_jis:
+        kind, left = kind or MojibakeKind.UTF8_AS_SHIFT_JIS, left + shift_jis
+    return kind, left
+
+
+_HALFWIDTH_KATAKANA = re.compile("[\uff61-\uff9f]")
+
+
+def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
+    """How many tokens of *value* that hold a half-width katakana a repair kept as they
+    were, each UTF-8 read as Shift_JIS on its own (:func:`.fixes.utf8_as_shift_jis`, the
+    check a whole field gets): that reading is looked for over the whole field, and a
+    field joined from two sources, one of them damaged so, is not so as a whole
+    ("Гуам, Filipﾃｭnskﾃｩ peso" beside "Ð“Ñ\x83Ð°Ð¼")."""
+    if not marks.halfwidth:
+        return 0
+    kept = frozenset(_TOKEN.findall(value))
+    return sum(
+        1
+        for token in _TOKEN.findall(repaired)
+        if token in kept
+        and _HALFWIDTH_KATAKANA.search(token) is not None
+        and utf8_as_shift_jis(token) is not None
+    )
 
 
 def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
