@@ -361,7 +361,7 @@ def competing(
         joined = _joined(before, after)
         before, after = (joined, after) if joined is not None else ([damaged], [repaired])
     damage = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
-    ruling = _Ruling(damage)
+    ruling = _Ruling(damage, own)
     for old, new in damage:
         # Only the readings that can compete are read: the repair's own, and those the
         # field rules out, never are; the prior is asked only when one competes.
@@ -505,24 +505,37 @@ class _Ruling:
     is a byte lost, which no reading has: it rules none out. Linear in the field: each
     reading's characters are gathered once, and each answer kept."""
 
-    def __init__(self, damage: list[tuple[str, str]]) -> None:
-        self._two = len(damage) >= 2
-        self._givers: dict[tuple[str, str], frozenset[str]] = {}
-        self._all: frozenset[str] = frozenset()
+    def __init__(self, damage: list[tuple[str, str]], own: str | None = None) -> None:
+        self._damage = damage if len(damage) >= 2 else []
+        self._own = own
+        self._all = frozenset().union(*(old for old, _ in self._damage)) - _LOST
+        self._whole: dict[str, bool] = {}
+        self._one_decode: bool | None = None
+        self._givers: dict[tuple[str, str], frozenset[str]] | None = None
         self._by_reading: dict[str, set[str]] = {}
         self._known: dict[tuple[str, frozenset[str]], bool] = {}
-        if not self._two:
-            return
-        self._all = frozenset().union(*(old for old, _ in damage)) - _LOST
-        for old, new in damage:
-            names = self._givers.setdefault((old, new), _giving(old, new))
-            for name in names:
-                self._by_reading.setdefault(name, set()).update(old)
 
     def rules_out(self, name: str, old: str, new: str) -> bool:
         """The field rules out *name* for the segment *old*, repaired as *new*."""
-        if not self._two:
+        if not self._damage:
             return False
+        # A reading with a byte for every character of every changed segment is ruled out
+        # by none: the commonest answer, without reading the segments.
+        whole = self._whole.get(name)
+        if whole is None:
+            whole = self._whole[name] = _encodable(name).issuperset(self._all)
+        if whole:
+            return False
+        if self._one_decode is None:
+            self._one_decode = self._by_one_reading()
+        if self._one_decode:
+            return True  # every changed segment rules: one reading gives them all
+        if self._givers is None:
+            self._givers = {}
+            for segment, repair in self._damage:
+                names = self._givers.setdefault((segment, repair), _giving(segment, repair))
+                for giver in names:
+                    self._by_reading.setdefault(giver, set()).update(segment)
         names = self._givers[old, new]
         found = self._known.get((name, names))
         if found is None:
@@ -532,6 +545,21 @@ class _Ruling:
                 chars = self._all
             found = self._known[name, names] = not _encodable(name).issuperset(chars)
         return found
+
+    def _by_one_reading(self) -> bool:
+        """One reading gives every changed segment's repair: the field is one decode
+        (most fields; the repair's own reading, when known, is tried first, then the
+        readings of the first segment on the others)."""
+        own = self._own
+        if own is not None and all(reading(old, own) == new for old, new in self._damage):
+            return True  # the repair's own reading, asked first
+        (first, repair), *others = self._damage
+        candidates = set(_giving(first, repair))
+        for old, new in others:
+            if not candidates:
+                break
+            candidates = {name for name in candidates if reading(old, name) == new}
+        return bool(candidates)
 
 
 #: The rule's name, as reports give it: a repair no likelier than the damaged text.
