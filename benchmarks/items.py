@@ -94,6 +94,14 @@ def _detection(fields: list[Field]) -> list[Sample]:
         row["detected"] += report.mojibake is not None
         row["flagged"] += not report.clean
         row["kind ok"] += report.mojibake == sample.kind
+        # A repair that is not the original, and says neither that damage is left nor
+        # that a byte was lost: damage hidden.
+        row["hidden"] += (
+            report.repaired is not None
+            and report.repaired != sample.original
+            and not report.partial
+            and not report.lossy
+        )
         if sample.kind in SAFE_KINDS and not sample.lossy:
             row["repairable"] += 1
             row["exact"] += report.repaired == sample.original
@@ -101,7 +109,7 @@ def _detection(fields: list[Field]) -> list[Sample]:
     total = Counter[str]()
     print(
         f"\n{'made as':<28}{'fields':>8}{'detected':>10}{'flagged':>9}{'kind ok':>9}"
-        f"{'repairable':>12}{'exact':>8}{'wrong':>7}"
+        f"{'repairable':>12}{'exact':>8}{'wrong':>7}{'hidden':>8}"
     )
     for how, row in sorted(by_how.items()):
         total.update(row)
@@ -289,7 +297,7 @@ def _row(how: str, row: Counter[str]) -> None:
         f"{how:<28}{row['fields']:>8}{100 * row['detected'] / fields:>9.2f}%"
         f"{100 * row['flagged'] / fields:>8.2f}%{100 * row['kind ok'] / fields:>8.2f}%"
         f"{row['repairable']:>12}{100 * row['exact'] / repairable:>7.2f}%"
-        f"{100 * row['wrong'] / repairable:>6.2f}%"
+        f"{100 * row['wrong'] / repairable:>6.2f}%{row['hidden']:>8}"
     )
 
 
