@@ -367,21 +367,46 @@ def competing(
         # field rules out, never are; the prior is asked only when one competes.
         chars = frozenset(old)
         least: float | None = None
+        # The readings the field rules out come last: one that competes is named only
+        # when no other does.
+        ruled_out: list[str] = []
         for name, leads in _READING_LEADS:
-            if name == own or chars.isdisjoint(leads) or ruling.rules_out(name, old, new):
+            if name == own or chars.isdisjoint(leads):
+                continue
+            if ruling.rules_out(name, old, new):
+                ruled_out.append(name)
                 continue
             other = reading(old, name)
             if other is None or other == new:
                 continue
             if least is None:
                 least = score(new) - MARGIN + _prior(old, new, chars)
-            # Less likely by the pairs, but words real text uses wherever the two differ,
-            # and the repair none ("PiteĂĽ": ISO-8859-2's "Piteå", windows-1250's "Piteü").
-            if score(other) <= least and reading_of_words(new, other) is None:
-                continue
-            if _text(old, other):
+            if _competes(old, new, other, least):
                 return name, old
+        # A reading the field rules out competes still where the repair holds more of what
+        # real text does not than it ("Rakousk÷" against windows-1250's "Rakouská", beside
+        # another source's ISO-8859-2 damage).
+        if ruled_out and badness(new):
+            for name in ruled_out:
+                other = reading(old, name)
+                if other is None or other == new or badness(other) >= badness(new):
+                    continue
+                if least is None:
+                    least = score(new) - MARGIN + _prior(old, new, chars)
+                if _competes(old, new, other, least):
+                    return name, old
     return None
+
+
+def _competes(old: str, new: str, other: str, least: float) -> bool:
+    """*other*, another reading of the segment *old*, competes with its repair *new*: text
+    that could be text, likelier than *least* (the repair's score less the margin, plus
+    its prior) by the pair table, or, less likely by the pairs, words real text uses
+    wherever the two differ, and the repair none ("PiteĂĽ": ISO-8859-2's "Piteå",
+    windows-1250's "Piteü")."""
+    if score(other) <= least and reading_of_words(new, other) is None:
+        return False
+    return _text(old, other)
 
 
 def _giving(old: str, new: str) -> frozenset[str]:
