@@ -162,6 +162,23 @@ def test_shift_jis_damage_a_repair_kept_is_damage_left(
     assert report.remaining_segments == left
 
 
+# (damaged, repaired): a token whose repair read some sequences in one reading and left
+# another of the same reading, too weak alone ("ÂĄ" is "¥" read as windows-1250): the
+# token was partly read, and what is left is damage left (two sources, pycountry's).
+PARTLY_READ = [
+    pytest.param("ÂĄ10Â\xa0545ď˝ž10Â\xa05450ĺ…\x83, áƒ™áƒ\x90áƒ\xa0áƒ˜áƒ£áƒšáƒ˜",
+                 "ÂĄ10\xa0545～10\xa05450元, კარიული", id="yen-read-as-windows-1250"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), PARTLY_READ)
+def test_a_sequence_a_partly_read_token_kept_is_damage_left(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert report.repaired == repaired
+    assert report.partial
+    assert report.remaining_segments == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -50,6 +50,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_as_shift_jis,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.siblings import reading
 
 logger = logging.getLogger(__name__)
 
@@ -304,6 +305,7 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
             or _whole_and_brought(
                 value, token, (name, start, end), inside, brought=brought, covered=covered
             )
+            or _partly_read(token.group(), token_new, name)
         )
         reading = _left_in(token, token_new, spans)
         if reading is not None:
@@ -384,6 +386,19 @@ def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, st
         if tag != "equal":
             brought.update(_scripts("".join(new[j1:j2])))
     return pairs, brought
+
+
+def _partly_read(token: str, token_new: str, name: str) -> bool:
+    """A repair read some UTF-8 sequences of *token* in the reading *name* into
+    *token_new* and left others of that reading as they were: *token_new* read in *name*
+    gives what *token* does. One decode of a token reads all its sequences, so the ones
+    left are damage left, however weak alone (`¥` read as windows-1250 is "ÂĄ", left
+    before a price whose other characters were read: "ÂĄ10Â\xa0545ď˝ž" repaired to
+    "ÂĄ10\xa0545～")."""
+    if token_new == token:
+        return False
+    whole = reading(token, name)
+    return whole is not None and reading(token_new, name) == whole
 
 
 def _other_sequences(text: str) -> list[tuple[str, int, int]]:
