@@ -50,7 +50,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_as_shift_jis,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
-from scrapy_charset.items.mojibake.siblings import reading
+from scrapy_charset.items.mojibake.siblings import reading as segment_reading
 
 logger = logging.getLogger(__name__)
 
@@ -252,7 +252,7 @@ def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
     were, each UTF-8 read as Shift_JIS on its own (:func:`.fixes.utf8_as_shift_jis`, the
     check a whole field gets): that reading is looked for over the whole field, and a
     field joined from two sources, one of them damaged so, is not so as a whole
-    ("Гуам, Filipﾃｭnskﾃｩ peso" beside "Ð“Ñ\x83Ð°Ð¼")."""
+    ("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso" is repaired to "Мексико, Filipﾃｭnskﾃｩ peso")."""
     if not marks.halfwidth:
         return 0
     kept = frozenset(_TOKEN.findall(value))
@@ -397,8 +397,8 @@ def _partly_read(token: str, token_new: str, name: str) -> bool:
     "ÂĄ10\xa0545～")."""
     if token_new == token:
         return False
-    whole = reading(token, name)
-    return whole is not None and reading(token_new, name) == whole
+    whole = segment_reading(token, name)
+    return whole is not None and segment_reading(token_new, name) == whole
 
 
 def _other_sequences(text: str) -> list[tuple[str, int, int]]:

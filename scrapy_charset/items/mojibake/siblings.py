@@ -363,8 +363,9 @@ def competing(
     damage = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
     ruling = _Ruling(damage, own)
     for old, new in damage:
-        # Only the readings that can compete are read: the repair's own, and those the
-        # field rules out, never are; the prior is asked only when one competes.
+        # Only the readings that can compete are read: the repair's own never is, nor one
+        # the field rules out unless the repair holds what real text does not; the prior
+        # is asked only when one competes.
         chars = frozenset(old)
         least: float | None = None
         # The readings the field rules out come last: one that competes is named only
@@ -384,8 +385,8 @@ def competing(
             if _competes(old, new, other, least):
                 return name, old
         # A reading the field rules out competes still where the repair holds more of what
-        # real text does not than it ("Rakousk÷" against windows-1250's "Rakouská", beside
-        # another source's ISO-8859-2 damage).
+        # real text does not than it (windows-1250's "Apurƭmac" against windows-1257's
+        # "Apurímac", which windows-1250's Thai beside it rules out).
         if ruled_out and badness(new):
             for name in ruled_out:
                 other = reading(old, name)
