@@ -179,3 +179,9 @@ def test_any_text_gives_a_word_or_none(damaged: str, repaired: str) -> None:
     word = word_repair(damaged, repaired)
     assert word is None or is_word(word)
     assert word_repair(damaged, damaged) is None
+
+
+@given(st.text(), st.text())
+def test_reading_of_words_takes_any_text(repaired: str, other: str) -> None:
+    word = reading_of_words(repaired, other)
+    assert word is None or (is_word(word) and repaired != other)
