@@ -117,66 +117,44 @@ def test_a_one_letter_word_is_repaired_with_its_field(damaged: str, repaired: st
     assert not report.partial
 
 
-# Damage a repair left, one sequence of a word: a pair of letters of the field's own
-# script inside a word ("С–" is "і" in "імя") is no evidence alone.
+# (damaged, repaired, kind left, segments left): damage a repair left, each too weak or
+# too far from the rest to be repaired with it, is reported as left.
 LEFT_BY_A_REPAIR = [
-    pytest.param(
-        "Кпелле, РЈРѕР»Р»РµСЃ С–мя, Узбекистан",
-        "Кпелле, Уоллес С–мя, Узбекистан",
-        id="a-pair-of-the-fields-script-inside-a-word",
-    ),
-]
-
-
-@pytest.mark.parametrize(("damaged", "repaired"), LEFT_BY_A_REPAIR)
-def test_a_sequence_a_repair_left_is_damage_left(damaged: str, repaired: str) -> None:
-    report = inspect_text(damaged)
-    assert report.repaired == repaired
-    assert report.partial
-    assert report.remaining == MojibakeKind.UTF8_AS_WINDOWS_1251
-    assert report.remaining_segments == 1
-
-
-# (damaged, repaired, tokens left): two sources, one damaged as UTF-8 read as Shift_JIS,
-# the other another way (pycountry's translations). The Shift_JIS reading is looked for
-# over the whole field, which is not so as a whole: the tokens the repair kept that are
-# so on their own are damage left.
-SHIFT_JIS_LEFT = [
-    pytest.param("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso", "Мексико, Filipﾃｭnskﾃｩ peso", 1,
-                 id="beside-cyrillic-read-as-latin-1"),
-    pytest.param("atong (ﾃ肱dia), åŒ—é¦¬å…¶é\xa0“å…±å’Œåœ‹", "atong (ﾃ肱dia), 北馬其頓共和國", 1,
-                 id="beside-chinese-read-as-windows-1252"),
+    # One sequence of a word: a pair of letters of the field's own script inside a word
+    # ("С–" is "і" in "імя") is no evidence alone.
+    pytest.param("Кпелле, РЈРѕР»Р»РµСЃ С–мя, Узбекистан", "Кпелле, Уоллес С–мя, Узбекистан",
+                 MojibakeKind.UTF8_AS_WINDOWS_1251, 1,
+                 id="a-pair-of-the-fields-script-inside-a-word"),
+    # Two sources, one damaged as UTF-8 read as Shift_JIS, the other another way
+    # (pycountry's translations). The Shift_JIS reading is looked for over the whole field,
+    # which is not so as a whole: the tokens the repair kept that are so on their own are
+    # damage left.
+    pytest.param("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso", "Мексико, Filipﾃｭnskﾃｩ peso",
+                 MojibakeKind.UTF8_AS_SHIFT_JIS, 1, id="shift-jis-beside-cyrillic-read-as-latin-1"),
+    pytest.param("atong (ﾃ肱dia), åŒ—é¦¬å…¶é\xa0“å…±å’Œåœ‹", "atong (ﾃ肱dia), 北馬其頓共和國",
+                 MojibakeKind.UTF8_AS_SHIFT_JIS, 1,
+                 id="shift-jis-beside-chinese-read-as-windows-1252"),
     pytest.param("Panenskﾃｩ ostrovy Spojenﾃｽch, CafÃ© crÃ¨me",
-                 "Panenskﾃｩ ostrovy Spojenﾃｽch, Café crème", 2, id="two-tokens"),
+                 "Panenskﾃｩ ostrovy Spojenﾃｽch, Café crème", MojibakeKind.UTF8_AS_SHIFT_JIS, 2,
+                 id="shift-jis-two-tokens"),
+    # A token whose repair read some sequences in one reading and left another of the same
+    # reading, too weak alone ("ÂĄ" is "¥" read as windows-1250): the token was partly
+    # read, and what is left is damage left (two sources, pycountry's).
+    pytest.param("ÂĄ10Â\xa0545ď˝ž10Â\xa05450ĺ…\x83, áƒ™áƒ\x90áƒ\xa0áƒ˜áƒ£áƒšáƒ˜",
+                 "ÂĄ10\xa0545～10\xa05450元, კარიული", MojibakeKind.UTF8_AS_OTHER, 1,
+                 id="yen-read-as-windows-1250-partly-read"),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("damaged", "repaired", "left"), SHIFT_JIS_LEFT)
-def test_shift_jis_damage_a_repair_kept_is_damage_left(
-    damaged: str, repaired: str, left: int
+@pytest.mark.parametrize(("damaged", "repaired", "kind", "left"), LEFT_BY_A_REPAIR)
+def test_damage_a_repair_left_is_reported_as_left(
+    damaged: str, repaired: str, kind: MojibakeKind, left: int
 ) -> None:
     report = inspect_text(damaged)
     assert report.repaired == repaired
     assert report.partial
-    assert report.remaining == MojibakeKind.UTF8_AS_SHIFT_JIS
+    assert report.remaining == kind
     assert report.remaining_segments == left
-
-
-# (damaged, repaired): a token whose repair read some sequences in one reading and left
-# another of the same reading, too weak alone ("ÂĄ" is "¥" read as windows-1250): the
-# token was partly read, and what is left is damage left (two sources, pycountry's).
-PARTLY_READ = [
-    pytest.param("ÂĄ10Â\xa0545ď˝ž10Â\xa05450ĺ…\x83, áƒ™áƒ\x90áƒ\xa0áƒ˜áƒ£áƒšáƒ˜",
-                 "ÂĄ10\xa0545～10\xa05450元, კარიული", id="yen-read-as-windows-1250"),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(("damaged", "repaired"), PARTLY_READ)
-def test_a_sequence_a_partly_read_token_kept_is_damage_left(damaged: str, repaired: str) -> None:
-    report = inspect_text(damaged)
-    assert report.repaired == repaired
-    assert report.partial
-    assert report.remaining_segments == 1
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,11 @@ from scrapy_charset.items.mojibake.badness import (
     utf8_sequences,
     weigh,
 )
-from scrapy_charset.items.mojibake.chardata import UTF8_READINGS, encode_reading
+from scrapy_charset.items.mojibake.chardata import (
+    HALFWIDTH_KATAKANA,
+    UTF8_READINGS,
+    encode_reading,
+)
 from scrapy_charset.items.mojibake.fixes import (
     CP437_READINGS,
     SEGMENT_READINGS,
@@ -244,7 +248,7 @@ def _left_after_repair(value: str, marks: Marks, repaired: str) -> tuple[Mojibak
     return kind, left
 
 
-_HALFWIDTH_KATAKANA = re.compile("[\uff61-\uff9f]")
+_HALFWIDTH_KATAKANA = re.compile(f"[{HALFWIDTH_KATAKANA}]")
 
 
 def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:

@@ -30,7 +30,7 @@ import math
 import operator
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import (
@@ -363,61 +363,61 @@ def competing(
     damage = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
     ruling = _Ruling(damage, own)
     for old, new in damage:
-        # Only the readings that can compete are read: the repair's own never is, nor one
-        # the field rules out unless the repair holds what real text does not; the prior
-        # is asked only when one competes.
-        chars = frozenset(old)
-        least: float | None = None
-        # The readings the field rules out come last: one that competes is named only
-        # when no other does.
-        ruled_out: list[str] = []
-        for name, leads in _READING_LEADS:
-            if name == own or chars.isdisjoint(leads):
-                continue
-            if ruling.rules_out(name, old, new):
-                ruled_out.append(name)
-                continue
+        least: float | None = None  # the prior is asked only when a reading competes
+        for name in _candidates(old, new, own, ruling):
             other = reading(old, name)
             if other is None or other == new:
                 continue
             if least is None:
-                least = score(new) - MARGIN + _prior(old, new, chars)
-            if _competes(old, new, other, least):
+                least = score(new) - MARGIN + _prior(old, new)
+            # Less likely by the pairs, but words real text uses wherever the two differ,
+            # and the repair none ("PiteĂĽ": ISO-8859-2's "Piteå", windows-1250's "Piteü").
+            if score(other) <= least and reading_of_words(new, other) is None:
+                continue
+            if _text(old, other):
                 return name, old
-        # A reading the field rules out competes still where the repair holds more of what
-        # real text does not than it (windows-1250's "Apurƭmac" against windows-1257's
-        # "Apurímac", which windows-1250's Thai beside it rules out).
-        if ruled_out and badness(new):
-            for name in ruled_out:
-                other = reading(old, name)
-                if other is None or other == new or badness(other) >= badness(new):
-                    continue
-                if least is None:
-                    least = score(new) - MARGIN + _prior(old, new, chars)
-                if _competes(old, new, other, least):
-                    return name, old
     return None
 
 
-def _competes(old: str, new: str, other: str, least: float) -> bool:
-    """*other*, another reading of the segment *old*, competes with its repair *new*: text
-    that could be text, likelier than *least* (the repair's score less the margin, plus
-    its prior) by the pair table, or, less likely by the pairs, words real text uses
-    wherever the two differ, and the repair none ("PiteĂĽ": ISO-8859-2's "Piteå",
-    windows-1250's "Piteü")."""
-    if score(other) <= least and reading_of_words(new, other) is None:
-        return False
-    return _text(old, other)
+def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterator[str]:
+    """The readings that may compete with the repair *new* of the segment *old*, in order:
+    those with a lead in it, but the repair's own (*own*) and those the field rules out;
+    then those the field rules out, where the repair holds more of what real text does
+    not than their text (windows-1250's "Apurƭmac" against windows-1257's "Apurímac",
+    which windows-1250's Thai beside it rules out). A reading the field rules out is so
+    named only when no other competes."""
+    chars = frozenset(old)
+    ruled_out: list[str] = []
+    for name, leads in _READING_LEADS:
+        if name == own or chars.isdisjoint(leads):
+            continue
+        if ruling.rules_out(name, old, new):
+            ruled_out.append(name)
+        else:
+            yield name
+    if ruled_out and badness(new):
+        for name in ruled_out:
+            other = reading(old, name)
+            if other is not None and badness(other) < badness(new):
+                yield name
+
+
+def _giving_readings(
+    old: str, new: str, readings: Iterable[tuple[str, frozenset[str]]] = _READING_LEADS
+) -> Iterator[str]:
+    """The readings of *readings* (each with its leads) that give *new* for the segment
+    *old*, in order."""
+    chars = frozenset(old)
+    return (
+        name
+        for name, leads in readings
+        if not chars.isdisjoint(leads) and reading(old, name) == new
+    )
 
 
 def _giving(old: str, new: str) -> frozenset[str]:
     """The readings of :data:`READINGS` that give *new* for the segment *old*."""
-    chars = frozenset(old)
-    return frozenset(
-        name
-        for name, leads in _READING_LEADS
-        if not chars.isdisjoint(leads) and reading(old, name) == new
-    )
+    return frozenset(_giving_readings(old, new))
 
 
 #: The single-byte encodings whose bytes, read as latin-1, compete with windows-1252's
@@ -498,23 +498,16 @@ _MOST_JOINED = 8
 
 def _given(old: str, new: str) -> bool:
     """A reading of :data:`READINGS` gives *new* for the segment *old*."""
-    chars = frozenset(old)
-    return any(
-        not chars.isdisjoint(leads) and reading(old, name) == new for name, leads in _READING_LEADS
-    )
+    return next(_giving_readings(old, new), None) is not None
 
 
-def _prior(old: str, new: str, chars: frozenset[str]) -> float:
+def _prior(old: str, new: str) -> float:
     """The largest of :data:`PRIORS` among the readings that give *new* for the segment
-    *old* (of characters *chars*), 0.0 for none."""
-    return max(
-        (
-            weight
-            for name, weight in PRIORS.items()
-            if not chars.isdisjoint(_leads(name)) and reading(old, name) == new
-        ),
-        default=0.0,
-    )
+    *old*, 0.0 for none."""
+    return max((PRIORS[name] for name in _giving_readings(old, new, _PRIOR_LEADS)), default=0.0)
+
+
+_PRIOR_LEADS = tuple((name, _leads(name)) for name in PRIORS)
 
 
 class _Ruling:

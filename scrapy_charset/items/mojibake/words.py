@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from scrapy_charset.items.mojibake import _words
 
@@ -85,41 +86,46 @@ def word_repair(damaged: str, repaired: str) -> str | None:
     characters end with one that real text attaches to words (:data:`_ATTACHED`) was
     perhaps a word with it attached: no evidence, unless the part's letters are a lead that
     is no word alone."""
-    before, after = _PART.findall(damaged), _PART.findall(repaired)
-    if len(before) != len(after):
-        return None
-    first: str | None = None
-    for old, new in zip(before, after, strict=True):
-        if old == new:
-            continue
-        if not is_word(new) or is_word(old):
-            return None
-        if _last_changed(old, new) in _ATTACHED and _core(old) not in _NO_WORD_ALONE:
-            return None
-        if first is None:
-            first = _core(new)
-    return first
+    return _words_made(damaged, repaired, _not_attached)
 
 
 def reading_of_words(repaired: str, other: str) -> str | None:
     """The first word (:func:`is_word`) of *other* where it differs from *repaired*, two
     readings of one damaged text, when every part where they differ is a word in *other*
     and none is one in *repaired* (ISO-8859-2's "Piteå" against windows-1250's "Piteü");
-    None otherwise, or when the two are not made of as many parts."""
-    before, after = _PART.findall(repaired), _PART.findall(other)
-    if len(before) != len(after):
+    None otherwise, or when the two are not made of as many parts. The readings must
+    differ in the word itself, not in what is around it ("xá»£" is no word "xá" with
+    symbols after it)."""
+    return _words_made(repaired, other, _same_around)
+
+
+def _words_made(before: str, after: str, holds: Callable[[str, str], bool]) -> str | None:
+    """The core of the first part of *after* that differs from *before*'s, when each part
+    that differs is a word (:func:`is_word`) in *after*, none in *before*, and *holds*
+    of the two parts; None otherwise, or when the two are not made of as many parts."""
+    old_parts, new_parts = _PART.findall(before), _PART.findall(after)
+    if len(old_parts) != len(new_parts):
         return None
     first: str | None = None
-    for mine, theirs in zip(before, after, strict=True):
-        if mine == theirs:
+    for old, new in zip(old_parts, new_parts, strict=True):
+        if old == new:
             continue
-        # The readings differ in the word itself, not in what is around it ("xá»£" is no
-        # word "xá" with symbols after it).
-        if not is_word(theirs) or is_word(mine) or _around(theirs) != _around(mine):
+        if not is_word(new) or is_word(old) or not holds(old, new):
             return None
         if first is None:
-            first = _core(theirs)
+            first = _core(new)
     return first
+
+
+def _not_attached(old: str, new: str) -> bool:
+    """The changed characters of the part *old* (repaired as *new*) do not end with one
+    real text attaches to words, or the part's letters are a lead that is no word alone."""
+    return _last_changed(old, new) not in _ATTACHED or _core(old) in _NO_WORD_ALONE
+
+
+def _same_around(mine: str, theirs: str) -> bool:
+    """The two parts have the same text around their cores (:func:`_around`)."""
+    return _around(mine) == _around(theirs)
 
 
 def _around(part: str) -> tuple[str, str]:
