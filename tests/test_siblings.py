@@ -121,6 +121,16 @@ SIBLING_EXAMPLES = [
     # where the repair's "Apurƭmac" holds a letter no language uses: it competes.
     pytest.param("ŕ¸\xadŕ¸´ŕ¸™ŕ¸¸ŕ¸\x81, Ost-ApurĆ\xadmac", "windows-1257", "Ost-ApurĆ\xadmac",
                  id="ruled-out-but-fewer-events"),
+    # windows-1250's euro sign, "â\u201a¬", rules ISO-8859-2 out (one reading,
+    # windows-1250, gives both segments), yet ISO-8859-2's "šillinki" is 18.5 likelier
+    # than the repair's "ťillinki", twice the margin: it competes (pycountry's, two sources).
+    pytest.param("Ugandan ĹĄillinki, 4Â\xa0746,50Â\xa0â‚¬", "ISO-8859-2", "ĹĄillinki,",
+                 id="ruled-out-but-twice-the-margin-likelier"),
+    # ISO-8859-2's "Armēnija" holds U+0093, which windows-1250 has no byte for: it rules
+    # windows-1250 out for "KÄŤ". Its "Kč" (Czech crowns) is 4.8 less likely by the pairs
+    # than the repair's "Kī", but a word real text uses where the repair makes none.
+    pytest.param("11Â\xa0687,50Â\xa0KÄŤ, ArmÄ\x93nija", "windows-1250",
+                 "11Â\xa0687,50Â\xa0KÄŤ,", id="ruled-out-but-a-word"),
 ]  # fmt: skip
 
 
@@ -149,6 +159,13 @@ CERTAIN_EXAMPLES = [
     ),
     # Two sources damaged two ways, each read by its own decode: no sibling competes.
     pytest.param("CafÃ© crÃ¨me, SĂşdĂˇinis", "Café crème, Súdáinis", id="two-decodes"),
+    # The first pass reads "zÅ\u201a" as windows-1252 and leaves windows-1257's "Ā\xa0": the
+    # reading windows-1252's Cyrillic rules out is that repair a layer short, no sibling.
+    pytest.param(
+        "39Ā\xa0670,50Ā\xa0zÅ‚, ÐºÐ¾Ð½Ð³Ð¾",
+        "39\xa0670,50\xa0zł, конго",
+        id="ruled-out-reading-a-layer-further",
+    ),
     # Each reading keeps one U+FFFD for the sequence that lost a byte, as the repair does.
     pytest.param("bhĆ³dÅ¾purÅ\ufffdtina", "bhódžpur\ufffdtina", id="byte-lost-alike"),
     # A no-break space restored joins two segments ("Å veices" is "Šveices"): each reading

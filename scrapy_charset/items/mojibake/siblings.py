@@ -69,6 +69,9 @@ READINGS = ("windows-1252", "windows-1251", *OTHER_READINGS, "x-mac-cyrillic", C
 
 #: How much more likely (natural log) a repair must be than every other reading.
 MARGIN = 9.0
+#: How much likelier than the repair a reading the field rules out must be to compete:
+#: the ruling counts against it as much as the margin itself.
+RULED_OUT_MARGIN = 2 * MARGIN
 #: How much more likely a reading is to start with (natural log): UTF-8 read as
 #: windows-1252 or windows-1251 is by far the commonest damage, and the one the default
 #: repairs undo ("SÃ£o" is "São", not the macintosh reading "Ṣo").
@@ -384,8 +387,14 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
     those with a lead in it, but the repair's own (*own*) and those the field rules out;
     then those the field rules out, where the repair holds more of what real text does
     not than their text (windows-1250's "Apurƭmac" against windows-1257's "Apurímac",
-    which windows-1250's Thai beside it rules out). A reading the field rules out is so
-    named only when no other competes."""
+    which windows-1250's Thai beside it rules out), where their text makes words real
+    text uses and the repair none (:func:`.words.reading_of_words`: windows-1250's "Kč"
+    against ISO-8859-2's "Kī"), or where their text is :data:`RULED_OUT_MARGIN` likelier
+    (ISO-8859-2's "šillinki" against windows-1250's "ťillinki"): a field joined from two
+    sources damaged two ways holds both decodes' segments, which the ruling takes for
+    one. Neither holds where the repair of the segment, read as that reading, gives its
+    text: the repair is a layer short of it, and the next pass reads it. A reading the
+    field rules out is so named only when no other competes."""
     chars = frozenset(old)
     ruled_out: list[str] = []
     for name, leads in _READING_LEADS:
@@ -395,11 +404,23 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
             ruled_out.append(name)
         else:
             yield name
-    if ruled_out and badness(new):
+    if ruled_out:
+        bad = badness(new)
         for name in ruled_out:
             other = reading(old, name)
-            if other is not None and badness(other) < badness(new):
+            if other is not None and (
+                (bad and badness(other) < bad) or _likelier_than_ruled(new, other, name)
+            ):
                 yield name
+
+
+def _likelier_than_ruled(new: str, other: str, name: str) -> bool:
+    """The text *other* that the reading *name*, which the field rules out, gives for a
+    segment is words where the repair *new* is none, or :data:`RULED_OUT_MARGIN` likelier,
+    and is no further layer of the repair (*new* read as *name* is not *other*)."""
+    return reading(new, name) != other and (
+        reading_of_words(new, other) is not None or score(other) >= score(new) + RULED_OUT_MARGIN
+    )
 
 
 def _giving_readings(
