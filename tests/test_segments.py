@@ -137,6 +137,12 @@ LEFT_BY_A_REPAIR = [
     pytest.param("Panenskﾃｩ ostrovy Spojenﾃｽch, CafÃ© crÃ¨me",
                  "Panenskﾃｩ ostrovy Spojenﾃｽch, Café crème", MojibakeKind.UTF8_AS_SHIFT_JIS, 2,
                  id="shift-jis-two-tokens"),
+    # The repair of the other source read the Shift_JIS token's C1 control as
+    # windows-1252's "€": the token changed, and its Shift_JIS reading is still not in
+    # the repair (pycountry's Armenian "Հոնկոնգ" beside Polish "zł").
+    pytest.param("ﾕ\x80ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣, 41Â\xa0361,50Â\xa0zÅ\x82",
+                 "ﾕ€ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣, 41\xa0361,50\xa0zł", MojibakeKind.UTF8_AS_SHIFT_JIS, 1,
+                 id="shift-jis-token-changed-by-the-repair"),
     # A token whose repair read some sequences in one reading and left another of the same
     # reading, too weak alone ("ÂĄ" is "¥" read as windows-1250): the token was partly
     # read, and what is left is damage left (two sources, pycountry's).

@@ -252,21 +252,27 @@ _HALFWIDTH_KATAKANA = re.compile(f"[{HALFWIDTH_KATAKANA}]")
 
 
 def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
-    """How many tokens of *value* that hold a half-width katakana a repair kept as they
-    were, each UTF-8 read as Shift_JIS on its own (:func:`.fixes.utf8_as_shift_jis`, the
-    check a whole field gets): that reading is looked for over the whole field, and a
-    field joined from two sources, one of them damaged so, is not so as a whole
-    ("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso" is repaired to "Мексико, Filipﾃｭnskﾃｩ peso")."""
+    """How many tokens of *value* that hold a half-width katakana are UTF-8 read as
+    Shift_JIS on their own (:func:`.fixes.utf8_as_shift_jis`, the check a whole field
+    gets) while *repaired* does not hold that reading: that reading is looked for over the
+    whole field, and a field joined from two sources, one of them damaged so, is not so as
+    a whole ("ÐœÐµÐºÑ\x81Ð¸ÐºÐ¾, Filipﾃｭnskﾃｩ peso" is repaired to "Мексико, Filipﾃｭnskﾃｩ
+    peso"). A token the repair changed counts too: the other source's repair reads a C1
+    control of it as windows-1252 ("ﾕ\x80ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣" became "ﾕ€ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣"). A token
+    that reading finds without a repair counts where the repair kept it as it was."""
     if not marks.halfwidth:
         return 0
-    kept = frozenset(_TOKEN.findall(value))
-    return sum(
-        1
-        for token in _TOKEN.findall(repaired)
-        if token in kept
-        and _HALFWIDTH_KATAKANA.search(token) is not None
-        and utf8_as_shift_jis(token) is not None
-    )
+    kept = frozenset(_TOKEN.findall(repaired))
+    left = 0
+    for token in _TOKEN.findall(value):
+        if _HALFWIDTH_KATAKANA.search(token) is None:
+            continue
+        found = utf8_as_shift_jis(token)
+        if found is None:
+            continue
+        if token in kept if found.repaired is None else found.repaired not in repaired:
+            left += 1
+    return left
 
 
 def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind | None, int]:
