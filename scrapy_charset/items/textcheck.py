@@ -260,8 +260,8 @@ def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
     peso"). A token the repair changed counts too: the other source's repair reads a C1
     control of it as windows-1252 ("ﾕ\x80ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣" became "ﾕ€ﾕｸﾕｶﾕｯﾕｸﾕｶﾕ｣"). A token
     that reading finds without a repair counts where the repair kept it as it was."""
-    if not marks.halfwidth:
-        return 0
+    if not marks.halfwidth or _HALFWIDTH_KATAKANA.search(repaired) is None:
+        return 0  # a repair that read every half-width katakana (most): none left
     kept = frozenset(_TOKEN.findall(repaired))
     left = 0
     for token in _TOKEN.findall(value):

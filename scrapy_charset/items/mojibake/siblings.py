@@ -387,14 +387,15 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
     those with a lead in it, but the repair's own (*own*) and those the field rules out;
     then those the field rules out, where the repair holds more of what real text does
     not than their text (windows-1250's "Apurƭmac" against windows-1257's "Apurímac",
-    which windows-1250's Thai beside it rules out), where their text makes words real
-    text uses and the repair none (:func:`.words.reading_of_words`: windows-1250's "Kč"
-    against ISO-8859-2's "Kī"), or where their text is :data:`RULED_OUT_MARGIN` likelier
-    (ISO-8859-2's "šillinki" against windows-1250's "ťillinki"): a field joined from two
-    sources damaged two ways holds both decodes' segments, which the ruling takes for
-    one. Neither holds where the repair of the segment, read as that reading, gives its
-    text: the repair is a layer short of it, and the next pass reads it. A reading the
-    field rules out is so named only when no other competes."""
+    which windows-1250's Thai beside it rules out), and, for those with a byte for every
+    character of the segment, where their text makes words real text uses and the repair
+    none (:func:`.words.reading_of_words`: windows-1250's "Kč" against ISO-8859-2's "Kī"),
+    or where their text is :data:`RULED_OUT_MARGIN` likelier (ISO-8859-2's "šillinki"
+    against windows-1250's "ťillinki"): a field joined from two sources damaged two ways
+    holds both decodes' segments, which the ruling takes for one. Neither holds where the
+    repair of the segment, read as that reading, gives its text: the repair is a layer
+    short of it, and the next pass reads it. A reading the field rules out is so named
+    only when no other competes."""
     chars = frozenset(old)
     ruled_out: list[str] = []
     for name, leads in _READING_LEADS:
@@ -407,9 +408,14 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
     if ruled_out:
         bad = badness(new)
         for name in ruled_out:
+            # Words and likelihood are asked of a reading with a byte for every character
+            # of the segment: one that has none for some reads part of it only.
+            whole = chars <= _encodable(name)
+            if not (bad or whole):
+                continue
             other = reading(old, name)
             if other is not None and (
-                (bad and badness(other) < bad) or _likelier_than_ruled(new, other, name)
+                (bad and badness(other) < bad) or (whole and _likelier_than_ruled(new, other, name))
             ):
                 yield name
 
