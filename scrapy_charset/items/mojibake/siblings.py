@@ -414,8 +414,13 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
             if not (bad or whole):
                 continue
             other = reading(old, name)
-            if other is not None and (
-                (bad and badness(other) < bad) or (whole and _likelier_than_ruled(new, other, name))
+            if (
+                other is not None
+                and other != new
+                and (
+                    (bad and badness(other) < bad)
+                    or (whole and _likelier_than_ruled(new, other, name))
+                )
             ):
                 yield name
 
