@@ -156,6 +156,19 @@ def test_correct_text_is_left_alone(text: str, legacy: bool) -> None:
 # --- The evidence rules (badness.RULES): each from its own example -------------------------
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Latvian in capitals: a macron A, then a no-break space, between letters.
+        pytest.param("LATVIJĀ\u00a0RĪGA", id="a-macron-before-a-no-break-space"),
+        pytest.param("45\u00a0467,50\u00a0€", id="a-price-as-written"),
+        pytest.param("5\u202f000\u00a0CHF", id="a-narrow-no-break-space"),
+    ],
+)
+def test_no_break_space_in_a_number_leaves_correct_text(text: str) -> None:
+    assert inspect_text(text).mojibake is None
+
+
 @pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])
 def test_evidence_rule_decides_its_example(rule: Rule) -> None:
     before, sequence, after, reading = rule.example
@@ -174,7 +187,11 @@ def test_evidence_rule_names_are_unique() -> None:
     [
         pytest.param("CafÃ© crÃ¨me", "case-break", "Ã©", id="case-break"),
         pytest.param("â€œlossy decodingâ€�", "long-sequence", "â€œ", id="long-sequence"),
-        pytest.param("R$В\u00a031,50 x", "lone-script-letters", "В\u00a0", id="lone-script"),
+        pytest.param("Cena:В\u00a031,50 x", "lone-script-letters", "В\u00a0", id="lone-script"),
+        # A currency sign before it: the no-break space of a price, read as windows-1251.
+        pytest.param(
+            "R$В\u00a031,50 x", "no-break-space-in-a-number", "В\u00a0", id="space-in-a-price"
+        ),
         pytest.param(
             "Guaran√≠ y español", "math-symbol-inside-a-word", "√≠", id="math-symbol-inside"
         ),

@@ -980,6 +980,22 @@ def _long_not_letters(s: Sequence) -> bool:
     )
 
 
+#: What a number's groups and its currency sign are parted by: a no-break space, or a
+#: narrow one (CLDR's French and Swiss prices).
+_NUMBER_SPACES = frozenset("\u00a0\u202f")
+
+
+def _space_in_a_number(s: Sequence) -> bool:
+    """*s* is UTF-8 of a no-break space between two digits, between a digit and a
+    currency sign, or between a currency sign and a digit."""
+    if utf8_of(s.sequence, s.reading) not in _NUMBER_SPACES:
+        return False
+    before, after = s.before, s.after
+    if before.isdigit():
+        return after.isdigit() or (after != "" and unicodedata.category(after) == "Sc")
+    return before != "" and unicodedata.category(before) == "Sc" and after.isdigit()
+
+
 def _case_break(s: Sequence) -> bool:
     around = s.before + s.sequence + s.after
     return any(a.islower() and b.isupper() for a, b in itertools.pairwise(around))
@@ -1120,6 +1136,14 @@ RULES: tuple[Rule, ...] = (
         "number-sign-before-lowercase",
         lambda s: unicodedata.category(s.sequence[-1]) == "No" and s.after.islower(),
         ("R", "Î³", "c", "windows-1252"),
+    ),
+    Rule(
+        # UTF-8 of a no-break space between a number's digits, or between a number and
+        # its currency sign, where prices put one; correct text puts no letter or symbol
+        # there ("45Ā\xa0467" is "45 467" read as windows-1257).
+        "no-break-space-in-a-number",
+        _space_in_a_number,
+        ("5", "Ā\xa0", "4", "windows-1257"),
     ),
     Rule(
         "capitals-then-lowercase",
