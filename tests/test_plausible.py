@@ -169,6 +169,34 @@ def test_no_break_space_in_a_number_leaves_correct_text(text: str) -> None:
     assert inspect_text(text).mojibake is None
 
 
+# (damaged, repaired): Vietnamese read as a Central European or Baltic code page
+# (pycountry's Vietnamese), where each sequence is three letters.
+VIETNAMESE_EXAMPLES = [
+    pytest.param("Tiáşżng Hic-tic", "Tiếng Hic-tic", id="windows-1250"),
+    pytest.param("Tiįŗæng Hic-tic", "Tiếng Hic-tic", id="windows-1257"),
+    # One byte lost in windows-1257 (0xA1 has no character there): repaired around it.
+    pytest.param("Tiįŗæng PhĆ\ufffdp", "Tiếng Ph\ufffdp", id="windows-1257-byte-lost"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), VIETNAMESE_EXAMPLES)
+def test_vietnamese_letter_in_a_word(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, "vietnamese-letter-in-a-word")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "ášť" is a windows-1250 and ISO-8859-2 sequence too, of U+1E7B, no Vietnamese.
+        pytest.param("obzvlášť dobrý plášť", id="czech-slovak-ast"),
+        pytest.param("Tiếng Việt", id="vietnamese-as-written"),
+    ],
+)
+def test_vietnamese_letter_rule_leaves_correct_text(text: str) -> None:
+    assert inspect_text(text).mojibake is None
+
+
 @pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])
 def test_evidence_rule_decides_its_example(rule: Rule) -> None:
     before, sequence, after, reading = rule.example

@@ -1146,6 +1146,20 @@ RULES: tuple[Rule, ...] = (
         ("5", "Ā\xa0", "4", "windows-1257"),
     ),
     Rule(
+        # Three letters of a Central European or Baltic reading, in a word, that are UTF-8
+        # for a letter of Vietnamese (U+1EA0-U+1EF9): no word of wordfreq's lists, in any
+        # language, holds such three letters ("Tiáşżng" is "Tiếng" read as windows-1250;
+        # Czech and Slovak "zvlášť" holds a sequence of U+1E7B, outside the range).
+        "vietnamese-letter-in-a-word",
+        lambda s: (
+            len(s.sequence) == 3
+            and (s.before.isalpha() or s.after.isalpha())
+            and "\u1ea0" <= (utf8_of(s.sequence, s.reading) or "") <= "\u1ef9"
+        ),
+        ("i", "áşż", "n", "windows-1250"),
+        readings=frozenset({"windows-1250", "ISO-8859-2", "windows-1257"}),
+    ),
+    Rule(
         "capitals-then-lowercase",
         lambda s: s.letters and s.after.islower() and all(c.isupper() for c in s.sequence),
         (" ", "ÄŒ", "e", "windows-1252"),
