@@ -39,6 +39,10 @@ weighed in its context (the characters either side):
     that words do not have ("cafÃ©", "РёРІ", "GRÃœNE");
   - it ends with a symbol and a lowercase letter follows: a symbol inside a lowercase
     word ("Ã©t", "Ã…land", "NigГ©ria");
+  - it is UTF-8 of a no-break space between two digits, or a digit and a currency
+    sign, where prices put one ("45Ā\u00a0467" in windows-1257, "R$¬†13" in macintosh);
+  - in windows-1250, ISO-8859-2 or windows-1257, it is three letters in a word that are
+    UTF-8 of a Vietnamese letter, U+1EA0-U+1EF9 ("Tiáşżng", "Tiįŗæng": "Tiếng");
   - it is capitals followed by a lowercase letter ("ÄŒesko", "OÄŸam"), or a capital
     after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
   - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
@@ -53,8 +57,8 @@ weighed in its context (the characters either side):
     ("Её", "А–Я");
   - it puts a letter of another script next to an ASCII letter ("HГєngaro");
   - it is a windows-1251 or -1253 sequence in text with ASCII letters whose every
-    Cyrillic (Greek) letter lies in such sequences ("R$В\u00a031,50": the lone "В" and
-    no-break space are the bytes of one no-break space);
+    Cyrillic (Greek) letter lies in such sequences ("Cena:В\u00a031,50": the lone "В"
+    and no-break space are the bytes of one no-break space);
   - in windows-1252, it would be weak, its UTF-8 character is a symbol or punctuation,
     and the pair table (:func:`.siblings.score`) finds it :data:`.siblings.MARGIN`
     likelier decoded than as given, between its neighbours ("âœ”" is "✔", "Â°" is "°";
