@@ -197,6 +197,32 @@ def test_vietnamese_letter_rule_leaves_correct_text(text: str) -> None:
     assert inspect_text(text).mojibake is None
 
 
+# (damaged, repaired): Hebrew read as macintosh, whose every letter is a lozenge and a
+# continuation (pycountry's Hebrew names, alone and beside another source's damage).
+LOZENGE_EXAMPLES = [
+    pytest.param("◊ò◊ú◊ï◊í◊ï", "טלוגו", id="alone"),
+    pytest.param("◊ñ◊ï◊ú◊ï, Poblacht Chamarún", "זולו, Poblacht Chamarún", id="beside-irish"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "repaired"), LOZENGE_EXAMPLES)
+def test_lozenge_led_pairs(damaged: str, repaired: str) -> None:
+    report = inspect_text(damaged)
+    assert (report.repaired, report.rule) == (repaired, "lozenge-led-pairs")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("◊ Café ◊ Thé", id="lozenges-as-bullets"),
+        pytest.param("◊◊◊ fin", id="a-row-of-lozenges"),
+        pytest.param("A ◊ B ◊ C", id="lozenges-between-words"),
+    ],
+)
+def test_lozenge_rule_leaves_correct_text(text: str) -> None:
+    assert inspect_text(text).mojibake is None
+
+
 @pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])
 def test_evidence_rule_decides_its_example(rule: Rule) -> None:
     before, sequence, after, reading = rule.example

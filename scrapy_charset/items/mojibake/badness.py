@@ -47,6 +47,8 @@ weighed in its context (the characters either side):
     after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
   - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
     alone is mathematics);
+  - in macintosh, it starts with the lozenge that Hebrew's UTF-8 lead reads as, and
+    another lozenge follows it ("◊ò◊ú◊ï◊í◊ï" is "טלוגו");
   - in macintosh, it starts with a math symbol or a florin sign inside a word
     ("Guaran√≠", "Sicilieƒçi"), or with a florin sign and letters that start a word
     ("ƒåad");
@@ -1162,6 +1164,16 @@ RULES: tuple[Rule, ...] = (
         ),
         ("i", "áşż", "n", "windows-1250"),
         readings=frozenset({"windows-1250", "ISO-8859-2", "windows-1257"}),
+    ),
+    Rule(
+        # In macintosh, the lozenge that Hebrew's UTF-8 lead (D7) reads as, then a
+        # continuation, then another lozenge: every letter of a Hebrew word so read
+        # ("◊ò◊ú◊ï◊í◊ï" is "טלוגו"); correct text puts no lozenge inside a word.
+        "lozenge-led-pairs",
+        lambda s: len(s.sequence) == 2 and s.after == "◊",
+        (" ", "◊ò", "◊", "macintosh"),
+        readings=frozenset({"macintosh"}),
+        leads="◊",
     ),
     Rule(
         "capitals-then-lowercase",
