@@ -270,7 +270,8 @@ def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
         found = utf8_as_shift_jis(token)
         if found is None:
             continue
-        if token in kept if found.repaired is None else found.repaired not in repaired:
+        # Looked up among the repair's tokens, not searched for in it: linear in the field.
+        if token in kept if found.repaired is None else found.repaired not in kept:
             left += 1
     return left
 
