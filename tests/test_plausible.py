@@ -145,7 +145,25 @@ LEFT_ALONE = [
 ]
 
 
-@pytest.mark.parametrize("text", LEFT_ALONE)
+# Correct text beside what an evidence rule finds, which it must not find.
+LEFT_ALONE_BY_THE_RULES = [
+    # no-break-space-in-a-number: Latvian in capitals, a macron A before a no-break space
+    # between letters; prices as written.
+    pytest.param("LATVIJĀ\u00a0RĪGA", id="a-macron-before-a-no-break-space"),
+    pytest.param("45\u00a0467,50\u00a0€", id="a-price-as-written"),
+    pytest.param("5\u202f000\u00a0CHF", id="a-narrow-no-break-space"),
+    # vietnamese-letter-in-a-word: "ášť" is a windows-1250 and ISO-8859-2 sequence too, of
+    # U+1E7B, no Vietnamese letter.
+    pytest.param("obzvlášť dobrý plášť", id="czech-slovak-ast"),
+    pytest.param("Tiếng Việt", id="vietnamese-as-written"),
+    # lozenge-led-pairs: lozenges as bullets, in a row, between words.
+    pytest.param("◊ Café ◊ Thé", id="lozenges-as-bullets"),
+    pytest.param("◊◊◊ fin", id="a-row-of-lozenges"),
+    pytest.param("A ◊ B ◊ C", id="lozenges-between-words"),
+]
+
+
+@pytest.mark.parametrize("text", [*LEFT_ALONE, *LEFT_ALONE_BY_THE_RULES])
 @pytest.mark.parametrize("legacy", [False, True], ids=["default", "legacy"])
 def test_correct_text_is_left_alone(text: str, legacy: bool) -> None:
     report = inspect_text(text, legacy=legacy)
@@ -156,71 +174,28 @@ def test_correct_text_is_left_alone(text: str, legacy: bool) -> None:
 # --- The evidence rules (badness.RULES): each from its own example -------------------------
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        # Latvian in capitals: a macron A, then a no-break space, between letters.
-        pytest.param("LATVIJĀ\u00a0RĪGA", id="a-macron-before-a-no-break-space"),
-        pytest.param("45\u00a0467,50\u00a0€", id="a-price-as-written"),
-        pytest.param("5\u202f000\u00a0CHF", id="a-narrow-no-break-space"),
-    ],
-)
-def test_no_break_space_in_a_number_leaves_correct_text(text: str) -> None:
-    assert inspect_text(text).mojibake is None
-
-
-# (damaged, repaired): Vietnamese read as a Central European or Baltic code page
-# (pycountry's Vietnamese), where each sequence is three letters.
-VIETNAMESE_EXAMPLES = [
-    pytest.param("Tiáşżng Hic-tic", "Tiếng Hic-tic", id="windows-1250"),
-    pytest.param("Tiįŗæng Hic-tic", "Tiếng Hic-tic", id="windows-1257"),
+# (damaged, repaired, rule): damage an evidence rule alone finds, repaired (pycountry's
+# names, alone and beside another source's damage).
+REPAIRED_BY_A_RULE = [
+    # Vietnamese read as a Central European or Baltic code page: three letters a sequence.
+    pytest.param("Tiáşżng Hic-tic", "Tiếng Hic-tic", "vietnamese-letter-in-a-word",
+                 id="vietnamese-windows-1250"),
+    pytest.param("Tiįŗæng Hic-tic", "Tiếng Hic-tic", "vietnamese-letter-in-a-word",
+                 id="vietnamese-windows-1257"),
     # One byte lost in windows-1257 (0xA1 has no character there): repaired around it.
-    pytest.param("Tiįŗæng PhĆ\ufffdp", "Tiếng Ph\ufffdp", id="windows-1257-byte-lost"),
-]
+    pytest.param("Tiįŗæng PhĆ\ufffdp", "Tiếng Ph\ufffdp", "vietnamese-letter-in-a-word",
+                 id="vietnamese-windows-1257-byte-lost"),
+    # Hebrew read as macintosh: every letter a lozenge and a continuation.
+    pytest.param("◊ò◊ú◊ï◊í◊ï", "טלוגו", "lozenge-led-pairs", id="hebrew-alone"),
+    pytest.param("◊ñ◊ï◊ú◊ï, Poblacht Chamarún", "זולו, Poblacht Chamarún", "lozenge-led-pairs",
+                 id="hebrew-beside-irish"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("damaged", "repaired"), VIETNAMESE_EXAMPLES)
-def test_vietnamese_letter_in_a_word(damaged: str, repaired: str) -> None:
+@pytest.mark.parametrize(("damaged", "repaired", "rule"), REPAIRED_BY_A_RULE)
+def test_a_rule_alone_finds_and_repairs(damaged: str, repaired: str, rule: str) -> None:
     report = inspect_text(damaged)
-    assert (report.repaired, report.rule) == (repaired, "vietnamese-letter-in-a-word")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # "ášť" is a windows-1250 and ISO-8859-2 sequence too, of U+1E7B, no Vietnamese.
-        pytest.param("obzvlášť dobrý plášť", id="czech-slovak-ast"),
-        pytest.param("Tiếng Việt", id="vietnamese-as-written"),
-    ],
-)
-def test_vietnamese_letter_rule_leaves_correct_text(text: str) -> None:
-    assert inspect_text(text).mojibake is None
-
-
-# (damaged, repaired): Hebrew read as macintosh, whose every letter is a lozenge and a
-# continuation (pycountry's Hebrew names, alone and beside another source's damage).
-LOZENGE_EXAMPLES = [
-    pytest.param("◊ò◊ú◊ï◊í◊ï", "טלוגו", id="alone"),
-    pytest.param("◊ñ◊ï◊ú◊ï, Poblacht Chamarún", "זולו, Poblacht Chamarún", id="beside-irish"),
-]
-
-
-@pytest.mark.parametrize(("damaged", "repaired"), LOZENGE_EXAMPLES)
-def test_lozenge_led_pairs(damaged: str, repaired: str) -> None:
-    report = inspect_text(damaged)
-    assert (report.repaired, report.rule) == (repaired, "lozenge-led-pairs")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param("◊ Café ◊ Thé", id="lozenges-as-bullets"),
-        pytest.param("◊◊◊ fin", id="a-row-of-lozenges"),
-        pytest.param("A ◊ B ◊ C", id="lozenges-between-words"),
-    ],
-)
-def test_lozenge_rule_leaves_correct_text(text: str) -> None:
-    assert inspect_text(text).mojibake is None
+    assert (report.repaired, report.rule) == (repaired, rule)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[rule.name for rule in RULES])

@@ -54,7 +54,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_as_shift_jis,
 )
 from scrapy_charset.items.mojibake.plausible import implausible
-from scrapy_charset.items.mojibake.siblings import reading as segment_reading
+from scrapy_charset.items.mojibake.siblings import a_layer_short
 
 logger = logging.getLogger(__name__)
 
@@ -262,7 +262,7 @@ def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
     that reading finds without a repair counts where the repair kept it as it was."""
     if not marks.halfwidth or _HALFWIDTH_KATAKANA.search(repaired) is None:
         return 0  # a repair that read every half-width katakana (most): none left
-    kept = frozenset(_TOKEN.findall(repaired))
+    repair_tokens = frozenset(_TOKEN.findall(repaired))
     left = 0
     for token in _TOKEN.findall(value):
         if _HALFWIDTH_KATAKANA.search(token) is None:
@@ -271,7 +271,11 @@ def _shift_jis_left(value: str, marks: Marks, repaired: str) -> int:
         if found is None:
             continue
         # Looked up among the repair's tokens, not searched for in it: linear in the field.
-        if token in kept if found.repaired is None else found.repaired not in kept:
+        if (
+            token in repair_tokens  # kept as it was
+            if found.repaired is None
+            else found.repaired not in repair_tokens  # its reading is not in the repair
+        ):
             left += 1
     return left
 
@@ -316,7 +320,9 @@ def _damage_left(value: str, marks: Marks, repaired: str) -> tuple[MojibakeKind 
             or _whole_and_brought(
                 value, token, (name, start, end), inside, brought=brought, covered=covered
             )
-            or _partly_read(token.group(), token_new, name)
+            # One decode reads every sequence of a token that its reading shows: those a
+            # repair left beside the ones it read are damage left, however weak alone.
+            or a_layer_short(token.group(), token_new, name)
         )
         reading = _left_in(token, token_new, spans)
         if reading is not None:
@@ -397,19 +403,6 @@ def _pairs(old: list[re.Match[str]], new: list[str]) -> tuple[list[tuple[int, st
         if tag != "equal":
             brought.update(_scripts("".join(new[j1:j2])))
     return pairs, brought
-
-
-def _partly_read(token: str, token_new: str, name: str) -> bool:
-    """A repair read some UTF-8 sequences of *token* in the reading *name* into
-    *token_new* and left others of that reading as they were: *token_new* read in *name*
-    gives what *token* does. One decode of a token reads all its sequences, so the ones
-    left are damage left, however weak alone (`¥` read as windows-1250 is "ÂĄ", left
-    before a price whose other characters were read: "ÂĄ10Â\xa0545ď˝ž" repaired to
-    "ÂĄ10\xa0545～")."""
-    if token_new == token:
-        return False
-    whole = segment_reading(token, name)
-    return whole is not None and segment_reading(token_new, name) == whole
 
 
 def _other_sequences(text: str) -> list[tuple[str, int, int]]:

@@ -53,6 +53,7 @@ __all__ = [
     "MARGIN",
     "READINGS",
     "RULE",
+    "a_layer_short",
     "changed",
     "competing",
     "decoded",
@@ -419,19 +420,30 @@ def _candidates(old: str, new: str, own: str | None, ruling: _Ruling) -> Iterato
                 and other != new
                 and (
                     (bad and badness(other) < bad)
-                    or (whole and _likelier_than_ruled(new, other, name))
+                    or (whole and _likelier_than_ruled(old, new, other, name))
                 )
             ):
                 yield name
 
 
-def _likelier_than_ruled(new: str, other: str, name: str) -> bool:
-    """The text *other* that the reading *name*, which the field rules out, gives for a
-    segment is words where the repair *new* is none, or :data:`RULED_OUT_MARGIN` likelier,
-    and is no further layer of the repair (*new* read as *name* is not *other*)."""
-    return reading(new, name) != other and (
+def _likelier_than_ruled(old: str, new: str, other: str, name: str) -> bool:
+    """The text *other* that the reading *name*, which the field rules out, gives for the
+    segment *old* is words where the repair *new* is none, or :data:`RULED_OUT_MARGIN`
+    likelier, and *new* is no layer short of it (:func:`a_layer_short`)."""
+    return not a_layer_short(old, new, name) and (
         reading_of_words(new, other) is not None or score(other) >= score(new) + RULED_OUT_MARGIN
     )
+
+
+def a_layer_short(old: str, new: str, name: str) -> bool:
+    """*new*, a repair of the segment *old*, read as *name* gives what *old* does: the
+    repair read some of the UTF-8 sequences that *name* shows in *old* and left others,
+    which one decode reads together ("ÂĄ10Â\xa0545ď˝ž" repaired to "ÂĄ10\xa0545～" is
+    windows-1250's "¥10\xa0545～" a layer short: "ÂĄ" is "¥" read as windows-1250)."""
+    if new == old:
+        return False
+    whole = reading(old, name)
+    return whole is not None and reading(new, name) == whole
 
 
 def _giving_readings(
