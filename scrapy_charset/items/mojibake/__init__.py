@@ -22,7 +22,6 @@ both as UTF-8 mojibake and as a legacy encoding, the exact UTF-8 reading wins.
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -221,6 +220,8 @@ class Context:
         self.counted = counted
         #: Where the repairs keep the marks and evidence of each layer they undo.
         self.layers = layers
+        self._legacy: Finding | None = None
+        self._legacy_read = False
 
     @property
     def evidence(self) -> Evidence:
@@ -237,10 +238,14 @@ class Context:
         enough has some, and one never stopped counted every sequence."""
         return self.evidence.some
 
-    @functools.cached_property
+    @property
     def legacy(self) -> Finding | None:
-        """:func:`_legacy`'s reading of the text."""
-        return _legacy(self.text, self.marks)
+        """:func:`_legacy`'s reading of the text, read once (kept by hand: mypyc compiles
+        a :func:`functools.cached_property` of a class into a plain property)."""
+        if not self._legacy_read:
+            self._legacy = _legacy(self.text, self.marks)
+            self._legacy_read = True
+        return self._legacy
 
     @property
     def legacy_repaired(self) -> bool:

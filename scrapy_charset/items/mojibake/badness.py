@@ -568,9 +568,24 @@ def suspicious(text: str) -> bool:
     return _lost_a0_mark(text, encodable)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Marks:
     """Where the pre-filter's marks are in a text, by kind."""
+
+    # Written out, not generated: a field with marks makes one or more of these, and the
+    # dataclass's ``__init__`` (ten fields, two default factories) costs more on both
+    # paths (a compiled build runs a generated ``__init__`` as Python code).
+    def __init__(self, quiet: bool = False) -> None:
+        self.latin = []
+        self.script = {}
+        self.c1 = False
+        self.halfwidth = False
+        self.shift_jis_leads = 0
+        self.legacy = False
+        self.mac_cyrillic = ()
+        self.cp437 = ()
+        self.lost_a0 = False
+        self.quiet = quiet
 
     @property
     def any(self) -> bool:
