@@ -5,7 +5,8 @@ from __future__ import annotations
 import codecs
 from typing import TYPE_CHECKING
 
-from scrapy_charset import _moved
+# First: with SCRAPY_CHARSET_PURE set, the compiled item checks' sources are loaded instead.
+from scrapy_charset import _compiled, _moved  # noqa: F401
 
 if TYPE_CHECKING:
     from scrapy_charset import signals

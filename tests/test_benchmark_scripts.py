@@ -74,6 +74,8 @@ def test_item_cost_stages() -> None:
     done = _run("item_cost", "--stages", "--repeat", "1")
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
+    if lines[0].startswith("(the stages of the pure path"):  # compiled modules are built
+        lines = lines[1:]
     assert lines[0].endswith("µs a field")
     rows = {
         cells[0].strip("\u2003 "): float(cells[1])

@@ -295,7 +295,7 @@ def test_weak_damage_the_pair_table_decides_is_repaired(damaged: str, repaired: 
 
 # --- Damage left in a long field: found the same way, in linear time ---------------------
 #
-# Past 2,000 tokens the repair's tokens pair up by position (textcheck._MAX_ALIGNED_TOKENS),
+# Past 2,000 tokens the repair's tokens pair up by position (inspection._MAX_ALIGNED_TOKENS),
 # not through difflib, whose alignment is quadratic at worst: the report must not change.
 
 _LEFT = "Кпелле, РЈРѕР»Р»РµСЃ С–мя, Узбекистан"

@@ -23,7 +23,7 @@ from benchmarks._itemdata import (
 from benchmarks._negative import negative_corpus
 from fuzz.textcheck import check_text, one_input, to_text
 from scrapy_charset import decode
-from scrapy_charset.items import textcheck
+from scrapy_charset.items import inspection, textcheck
 from scrapy_charset.items.mojibake import SAFE_KINDS, legacy
 from scrapy_charset.items.mojibake.chardata import (
     WINDOWS_1251_HIGH,
@@ -523,7 +523,7 @@ def test_internal_error_gives_the_value_back(
     def broken(text: str, *args: object, **kwargs: object) -> None:
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(textcheck, "find_scanned", broken)
+    monkeypatch.setattr(inspection, "find_scanned", broken)
     monkeypatch.setattr(textcheck, "_LOGGED", set())
     with caplog.at_level(logging.ERROR, logger=textcheck.__name__):
         assert inspect_text("CafÃ©\ufffd") == TextReport(1, lossy=True)

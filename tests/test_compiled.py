@@ -1,0 +1,100 @@
+"""The item checks' modules compiled with mypyc (optional): which path runs, and a build
+that matches its sources.
+
+That the compiled modules give the pure path's reports is the whole suite's to show: CI
+runs it on both (``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from scrapy_charset import _compiled
+from tests.spec import PACKAGE
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Where the imported package is: the checkout, or an installed wheel's site-packages.
+INSTALLED = PACKAGE.parent
+
+
+def _build_script() -> ModuleType:
+    """scripts/build_compiled.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "build_compiled", ROOT / "scripts" / "build_compiled.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_compiled = _build_script()
+
+
+def _compiled_files() -> list[Path]:
+    return [
+        INSTALLED / target
+        for target in build_compiled.targets(ROOT)
+        if (INSTALLED / target).exists()
+    ]
+
+
+def test_every_module_to_compile_has_its_source() -> None:
+    for name in _compiled.MODULES:
+        module = importlib.import_module(name)
+        assert module.__spec__ is not None
+        source = INSTALLED / build_compiled._source(name, ROOT)
+        assert source.is_file(), name
+        assert Path(str(module.__spec__.origin)).parent == source.parent
+
+
+def test_the_build_writes_a_module_for_each_source_and_the_shared_library() -> None:
+    targets = build_compiled.targets(ROOT)
+    assert len(targets) == len(_compiled.MODULES) + 1
+    assert targets[-1].name.startswith(_compiled.GROUP + "__mypyc.")
+    assert (
+        Path("scrapy_charset", "items", "mojibake", "__init__.py").with_name(
+            "__init__" + build_compiled.SUFFIX
+        )
+        in targets
+    )
+
+
+@pytest.mark.skipif(not _compiled.PURE, reason="SCRAPY_CHARSET_PURE is not set")
+def test_the_pure_path_runs_the_sources() -> None:
+    assert _compiled.compiled() == []
+    for name in _compiled.MODULES:
+        assert str(sys.modules[name].__file__).endswith(".py")
+
+
+@pytest.mark.skipif(_compiled.PURE, reason="SCRAPY_CHARSET_PURE is set: the sources run")
+def test_built_modules_are_the_ones_in_use() -> None:
+    """Modules built in place are imported (none built: the sources), all or none."""
+    built = _compiled_files()
+    assert len(_compiled.compiled()) == (len(_compiled.MODULES) if built else 0)
+
+
+@pytest.mark.skipif(_compiled.PURE, reason="SCRAPY_CHARSET_PURE is set: the sources run")
+def test_built_modules_are_not_older_than_their_sources() -> None:
+    """A source edited after the build would not run: rebuild
+    (``python scripts/build_compiled.py``) or remove the build (``--clean``)."""
+    if INSTALLED != ROOT:
+        pytest.skip("an installed package: its files' times are the install's")
+    built = _compiled_files()
+    if not built:
+        pytest.skip("no compiled module is built in place (python scripts/build_compiled.py)")
+    oldest = min(os.stat(path).st_mtime for path in built)
+    newer = [
+        name
+        for name in _compiled.MODULES
+        if os.stat(ROOT / build_compiled._source(name, ROOT)).st_mtime > oldest
+    ]
+    assert newer == [], "edited after the build: python scripts/build_compiled.py"
