@@ -20,7 +20,8 @@ from scrapy_charset import _compiled
 from tests.spec import PACKAGE
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Where the imported package is: the checkout, or an installed wheel's site-packages.
+#: Where the imported package is: the checkout, or an installed wheel's site-packages (the
+#: build script reads the list of modules from the package it is given).
 INSTALLED = PACKAGE.parent
 
 
@@ -42,7 +43,7 @@ build_compiled = _build_script()
 def _compiled_files() -> list[Path]:
     return [
         INSTALLED / target
-        for target in build_compiled.targets(ROOT)
+        for target in build_compiled.targets(INSTALLED)
         if (INSTALLED / target).exists()
     ]
 
@@ -51,13 +52,13 @@ def test_every_module_to_compile_has_its_source() -> None:
     for name in _compiled.MODULES:
         module = importlib.import_module(name)
         assert module.__spec__ is not None
-        source = INSTALLED / build_compiled._source(name, ROOT)
+        source = INSTALLED / build_compiled._source(name, INSTALLED)
         assert source.is_file(), name
         assert Path(str(module.__spec__.origin)).parent == source.parent
 
 
 def test_the_build_writes_a_module_for_each_source_and_the_shared_library() -> None:
-    targets = build_compiled.targets(ROOT)
+    targets = build_compiled.targets(INSTALLED)
     assert len(targets) == len(_compiled.MODULES) + 1
     assert targets[-1].name.startswith(_compiled.GROUP + "__mypyc.")
     assert (
