@@ -43,6 +43,7 @@ MODULES: tuple[str, ...] = (
 #: top-level module, beside the package (mypyc finds its modules from there).
 GROUP = "scrapy_charset_checks"
 
+#: ``SCRAPY_CHARSET_PURE`` is set: the sources run, and the scanner's regular expressions.
 PURE = os.environ.get("SCRAPY_CHARSET_PURE", "") not in ("", "0")
 
 
@@ -73,8 +74,6 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
 
 def compiled() -> list[str]:
     """The modules of :data:`MODULES` loaded from a compiled module (imports them)."""
-    import importlib
-
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return [
         name

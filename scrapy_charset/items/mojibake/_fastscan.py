@@ -12,7 +12,7 @@ whole (every character is latin-1 or one of windows-1252's).
 
 ``SCANNER`` tells which path is in use: ``"compiled"`` when the module was built (a
 platform wheel, or ``python scripts/build_scanner.py`` in a checkout) and the environment
-variable ``SCRAPY_CHARSET_PURE`` is not set to a non-empty value other than ``0``, else
+variable ``SCRAPY_CHARSETPURE`` is not set to a non-empty value other than ``0``, else
 ``"python"``. A debug line of this module's logger says it at import.
 """
 
@@ -21,19 +21,18 @@ from __future__ import annotations
 import array
 import functools
 import logging
-import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 
-logger = logging.getLogger(__name__)
+from scrapy_charset._compiled import PURE
 
-_PURE = os.environ.get("SCRAPY_CHARSET_PURE", "") not in ("", "0")
+logger = logging.getLogger(__name__)
 
 
 def _load() -> ModuleType | None:
-    if _PURE:
+    if PURE:
         return None
     try:
         from scrapy_charset.items.mojibake import _scanc
@@ -49,7 +48,7 @@ SCANNER = "python" if _scanc is None else "compiled"
 logger.debug(
     "mojibake pre-filter: the %s path%s",
     SCANNER,
-    " (SCRAPY_CHARSET_PURE is set)" if _PURE else "",
+    " (SCRAPY_CHARSETPURE is set)" if PURE else "",
 )
 
 #: The classes of the table's bits, in bit order (``_scanc.c`` tests them by these
