@@ -6,7 +6,11 @@ is part of the repository (and of the sdist), so no test depends on a folder out
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import scrapy_charset
 
@@ -18,6 +22,18 @@ PACKAGE = Path(scrapy_charset.__file__).resolve().parent
 #: The conformance data: the Encoding Standard's labels and indexes, html5lib-tests and
 #: html5prescan encoding cases, web-platform-tests' unsupported labels.
 SPEC_DIR = REPO / "tests" / "data"
+
+
+@functools.cache
+def script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` as a module (``scripts/`` is not a package), loaded once."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a script's dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def read_dat(path: Path) -> list[tuple[bytes, str]]:

@@ -8,36 +8,21 @@ runs it on both (``.ci/run``).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from scrapy_charset import _compiled
-from tests.spec import PACKAGE
+from tests.spec import PACKAGE, REPO, script
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Where the imported package is: the checkout, or an installed wheel's site-packages (the
 #: build script reads the list of modules from the package it is given).
 INSTALLED = PACKAGE.parent
 
 
-def _build_script() -> ModuleType:
-    """scripts/build_compiled.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "build_compiled", ROOT / "scripts" / "build_compiled.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_compiled = _build_script()
+build_compiled = script("build_compiled")
 
 
 def _compiled_files() -> list[Path]:
@@ -87,7 +72,7 @@ def test_built_modules_are_the_ones_in_use() -> None:
 def test_built_modules_are_not_older_than_their_sources() -> None:
     """A source edited after the build would not run: rebuild
     (``python scripts/build_compiled.py``) or remove the build (``--clean``)."""
-    if INSTALLED != ROOT:
+    if INSTALLED != REPO:
         pytest.skip("an installed package: its files' times are the install's")
     built = _compiled_files()
     if not built:
@@ -96,6 +81,6 @@ def test_built_modules_are_not_older_than_their_sources() -> None:
     newer = [
         name
         for name in _compiled.MODULES
-        if os.stat(ROOT / build_compiled._source(name, ROOT)).st_mtime > oldest
+        if os.stat(REPO / build_compiled._source(name, REPO)).st_mtime > oldest
     ]
     assert newer == [], "edited after the build: python scripts/build_compiled.py"

@@ -7,14 +7,12 @@ test; the backends are the installed libraries, and fakes where a test needs con
 from __future__ import annotations
 
 import codecs
-import importlib.util
 import json
 import logging
 import math
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,6 +54,7 @@ from scrapy_charset.sniffing.utf8 import (
 from scrapy_charset.whatwg.codecs import decode
 from scrapy_charset.whatwg.labels import ENCODING_NAMES
 from tests import corpus
+from tests.spec import script
 
 needs_catalogues = pytest.mark.skipif(
     not corpus.have_catalogues(), reason="pycountry's translation catalogues are not installed"
@@ -163,14 +162,7 @@ def test_sequence_lengths_are_counted(text: str, valid: int, three: int, four: i
 
 def test_chance_bounds_real_legacy_text() -> None:
     # scripts/utf8_chance.py measures the rates on the corpus; CHANCE bounds them.
-    spec = importlib.util.spec_from_file_location(
-        "utf8_chance", Path(__file__).resolve().parents[1] / "scripts" / "utf8_chance.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    chance_rates = script.chance_rates
+    chance_rates = script("utf8_chance").chance_rates
     if not corpus.have_catalogues():
         pytest.skip("pycountry's translation catalogues are not installed")
     rates = chance_rates()

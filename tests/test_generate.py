@@ -3,19 +3,16 @@ running CPython's CJK codecs."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import platform
 import re
 import subprocess
 import sys
-from types import ModuleType
 
 import pytest
 
 from scrapy_charset.whatwg import _multibyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
-from tests.spec import PACKAGE, REPO, SPEC_DIR
+from tests.spec import PACKAGE, REPO, SPEC_DIR, script
 
 
 def test_generated_modules_are_current() -> None:
@@ -41,24 +38,10 @@ def test_generated_modules_record_the_spec_revision() -> None:
     assert "Do not edit" in text
 
 
-@functools.cache
-def _generator() -> ModuleType:
-    """scripts/generate_tables.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "generate_tables", REPO / "scripts" / "generate_tables.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_cpython_codecs_are_those_the_tables_were_diffed_against() -> None:
     # No spec data needed: _multibyte.py's corrections are differences against CPython's
     # CJK codecs, so a CPython whose codecs changed needs new tables.
-    found = _generator().codec_fingerprint()
+    found = script("generate_tables").codec_fingerprint()
     assert found == _multibyte.CODEC_FINGERPRINT, (
         f"CPython {platform.python_version()}'s CJK codecs "
         f"({', '.join(_multibyte.C_CODECS.values())}) are not those of Python "
@@ -68,7 +51,7 @@ def test_cpython_codecs_are_those_the_tables_were_diffed_against() -> None:
 
 
 def test_fingerprint_notices_one_changed_codec_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    generator = _generator()
+    generator = script("generate_tables")
     codecs = {"EUC-KR": "cp949"}
     before = generator.codec_fingerprint(codecs)
     real = generator._c_lookup
@@ -90,7 +73,7 @@ def test_fingerprint_notices_one_changed_codec_output(monkeypatch: pytest.Monkey
 )
 def test_check_ignores_only_the_python_version(recorded: str, same: bool) -> None:
     generated = 'PYTHON_VERSION = "3.11.7"\nCODEC_FINGERPRINT = "ab"\n'
-    comparable = _generator()._comparable
+    comparable = script("generate_tables")._comparable
     assert (comparable(recorded) == comparable(generated)) is same
 
 
