@@ -15,14 +15,19 @@ from their ``.py`` files. The item checks' compiled scanner
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
+# Imported by every import of the package (the ``scrapy`` command's among them): only
+# ``os`` and ``sys`` at load time. ``importlib.abc`` alone would bring ``importlib.resources``,
+# ``tempfile`` and ``shutil``; the finder needs no base class (a ``find_spec`` method is
+# the protocol), and the rest is imported where it is used.
 
 #: The modules a compiled build compiles: the inspection of a text and what it calls on a
 #: damaged field. Everything else stays Python (the public entry points among them, so a
@@ -47,7 +52,7 @@ GROUP = "scrapy_charset_checks"
 PURE = os.environ.get("SCRAPY_CHARSET_PURE", "") not in ("", "0")
 
 
-class _SourcesFirst(importlib.abc.MetaPathFinder):
+class _SourcesFirst:
     """Loads the modules of :data:`MODULES` from their sources, compiled ones beside them
     or not."""
 
@@ -56,24 +61,28 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
         fullname: str,
         path: Sequence[str] | None,
         target: ModuleType | None = None,
-    ) -> importlib.machinery.ModuleSpec | None:
+    ) -> ModuleSpec | None:
         if fullname not in MODULES or path is None:
             return None
+        from importlib.util import spec_from_file_location
+
         name = fullname.rpartition(".")[2]
         for entry in path:
-            package = Path(entry, name)
-            if (package / "__init__.py").is_file():
-                return importlib.util.spec_from_file_location(
-                    fullname, package / "__init__.py", submodule_search_locations=[str(package)]
-                )
-            module = Path(entry, f"{name}.py")
-            if module.is_file():
-                return importlib.util.spec_from_file_location(fullname, module)
+            package = os.path.join(entry, name)
+            init = os.path.join(package, "__init__.py")
+            if os.path.isfile(init):
+                return spec_from_file_location(fullname, init, submodule_search_locations=[package])
+            module = os.path.join(entry, f"{name}.py")
+            if os.path.isfile(module):
+                return spec_from_file_location(fullname, module)
         return None
 
 
 def compiled() -> list[str]:
     """The modules of :data:`MODULES` loaded from a compiled module (imports them)."""
+    import importlib
+    import importlib.machinery
+
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return [
         name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -84,3 +85,19 @@ def test_built_modules_are_not_older_than_their_sources() -> None:
         if os.stat(REPO / build_compiled._source(name, REPO)).st_mtime > oldest
     ]
     assert newer == [], "edited after the build: python scripts/build_compiled.py"
+
+
+def test_the_package_import_stays_light() -> None:
+    """``scrapy_charset._compiled`` is imported with the package, by every ``scrapy``
+    command: it brings no module of the finder's machinery at load time."""
+    code = (
+        "import sys; before = set(sys.modules); import scrapy_charset; "
+        "print(*sorted(set(sys.modules) - before), sep='\\n')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    loaded = done.stdout.split()
+    assert "scrapy_charset._compiled" in loaded
+    heavy = {"importlib.abc", "importlib.util", "importlib.resources", "tempfile", "pathlib"}
+    assert heavy.isdisjoint(loaded)
