@@ -572,9 +572,10 @@ def suspicious(text: str) -> bool:
 class Marks:
     """Where the pre-filter's marks are in a text, by kind."""
 
-    # Written out, not generated: a field with marks makes one or more of these, and the
-    # dataclass's ``__init__`` (ten fields, two default factories) costs more on both
-    # paths (a compiled build runs a generated ``__init__`` as Python code).
+    # Written out, not generated, and the one place of the fields' starting values: a field
+    # with marks makes one or more of these, and the dataclass's ``__init__`` (ten fields,
+    # two default factories) costs more on both paths (a compiled build runs a generated
+    # ``__init__`` as Python code).
     def __init__(self, quiet: bool = False) -> None:
         self.latin = []
         self.script = {}
@@ -610,34 +611,34 @@ class Marks:
     #: Where a UTF-8 sequence of a Latin reading may start: a lead character followed by
     #: the continuation characters it needs in one reading (and, in text windows-1252
     #: encodes whole, a first lead and continuation character of any two readings).
-    latin: list[int] = field(default_factory=list)
+    latin: list[int]
     #: Reading -> positions of continuation characters that end a lead's sequence (none
     #: in text that windows-1252 encodes whole, which holds no lead of these readings).
-    script: dict[str, list[int]] = field(default_factory=dict)
+    script: dict[str, list[int]]
     #: A C1 control; a half-width katakana; how many Shift_JIS readings of a UTF-8 lead.
-    c1: bool = False
-    halfwidth: bool = False
-    shift_jis_leads: int = 0
+    c1: bool
+    halfwidth: bool
+    shift_jis_leads: int
     #: A legacy double-byte character read as windows-1252 may be there.
-    legacy: bool = False
+    legacy: bool
     #: Where a UTF-8 sequence read as x-mac-cyrillic may start in text of a Latin
     #: alphabet (its lead, followed by a Cyrillic letter that stands for a continuation
     #: byte).
-    mac_cyrillic: tuple[int, ...] = ()
+    mac_cyrillic: tuple[int, ...]
     #: Where a UTF-8 sequence read as cp437 may start (its lead, followed by the
     #: continuation characters it needs), in text that windows-1252 does not encode whole.
-    cp437: tuple[int, ...] = ()
+    cp437: tuple[int, ...]
     #: In text that windows-1252 encodes whole, "Ã" or "Â" then a space after a lowercase
     #: letter: UTF-8 of "à" or of a no-break space read as windows-1252, whose byte A0
     #: became a space ("voilÃ le travail"), a shape no correct text of the outside
     #: sources has. Evidence of its own where the text has no other (see
     #: :func:`.fixes.utf8_rounds`).
-    lost_a0: bool = False
+    lost_a0: bool
     #: The compiled scanner found that these marks can never be evidence: each is a
     #: script reading's continuation character whose sequence, if any, no rule of the
     #: evidence weighs, alone, in a field where the reading's script is also outside its
     #: sequences (see :func:`scan`). Text with such marks only is clean but for U+FFFD.
-    quiet: bool = field(default=False, compare=False)
+    quiet: bool = field(compare=False)
 
 
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
