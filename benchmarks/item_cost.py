@@ -470,7 +470,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             # time each stage: the stages are those of the sources.
             print("(the stages of the pure path: SCRAPY_CHARSET_PURE=1)", flush=True)
             env = {**os.environ, "SCRAPY_CHARSET_PURE": "1"}
-            command = [sys.executable, "-m", "benchmarks.item_cost", *sys.argv[1:]]
+            given = sys.argv[1:] if argv is None else list(argv)
+            command = [sys.executable, "-m", "benchmarks.item_cost", *given]
             raise SystemExit(subprocess.run(command, env=env, check=False).returncode)
         stages(args.repeat)
         return
