@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset.responses.decision import Source
@@ -239,6 +239,14 @@ _DECLARATIONS = {Source.HEADER, Source.META, Source.XML_DECLARATION}
     override=st.none() | st.sampled_from(["latin1", "utf-7", "", "sjis"]),
     detector=st.sampled_from([_silent, _fixed, None]),
 )
+# Two valid UTF-8 sequences and one invalid byte: UTF-8 wins over the detector's answer.
+@example(
+    body=b"\x80\xe0\xa0\x80\xe0\xa0\x80",
+    content_type=None,
+    kind="html",
+    override=None,
+    detector=_fixed,
+)
 def test_trace_changes_nothing_and_shows_what_ran(
     body: bytes,
     content_type: str | None,
@@ -255,6 +263,9 @@ def test_trace_changes_nothing_and_shows_what_ran(
     # Every step up to the deciding one ran; after it, only declarations (for conflicts).
     order = list(trace.order)
     decided = order.index(traced.source) if traced.source in order else order.index(Source.META)
+    if "over" in dict(traced.details):
+        # The mostly-UTF-8 rule won over the detector's answer: detection ran to be overruled.
+        decided = order.index(Source.DETECTED)
     for index, source in enumerate(order):
         ran = trace.ran(source)
         if index <= decided:
