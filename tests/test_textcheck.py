@@ -523,12 +523,65 @@ def test_internal_error_gives_the_value_back(
     def broken(text: str, *args: object, **kwargs: object) -> None:
         raise RuntimeError("bug")
 
+    inspection.clear_kept_reports()  # reports kept by earlier tests would answer
     monkeypatch.setattr(inspection, "find_scanned", broken)
     monkeypatch.setattr(textcheck, "_LOGGED", set())
     with caplog.at_level(logging.ERROR, logger=textcheck.__name__):
         assert inspect_text("CafÃ©\ufffd") == TextReport(1, lossy=True)
         assert inspect_text("CafÃ©") == TextReport()
     assert len(caplog.records) == 1  # once per exception type
+
+
+# --- A flagged value's report is kept -----------------------------------------------------
+
+
+def _no_inspection(text: str, *args: object, **kwargs: object) -> None:
+    raise RuntimeError(f"inspected again: {text!r}")
+
+
+# (value, policy) asked once, then (value, policy) asked again with the inspection broken ->
+# the first report given back (kept), or None (inspected again).
+@pytest.mark.parametrize(
+    ("first", "then", "kept"),
+    [
+        pytest.param(("CafÃ© crÃ¨me", False), ("CafÃ© crÃ¨me", False), True, id="same-value"),
+        pytest.param(("Caf\ufffd au lait", False), ("Caf\ufffd au lait", False), True, id="u+fffd"),
+        pytest.param(("ÖÐ¹ú", False), ("ÖÐ¹ú", True), False, id="other-policy"),
+        pytest.param(("CafÃ© crÃ¨me", False), ("CafÃ© crÃ¨mes", False), False, id="other-value"),
+        pytest.param(
+            ("x" * inspection.KEPT_LENGTH + " CafÃ©", False),
+            ("x" * inspection.KEPT_LENGTH + " CafÃ©", False),
+            False,
+            id="longer-than-kept-length",
+        ),
+    ],
+)
+def test_a_flagged_values_report_is_kept(
+    first: tuple[str, bool], then: tuple[str, bool], kept: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inspection.clear_kept_reports()
+    report = inspection.inspect_unguarded(first[0], legacy=first[1])
+    assert not report.clean
+    monkeypatch.setattr(inspection, "find_scanned", _no_inspection)
+    if kept:
+        assert inspection.inspect_unguarded(then[0], legacy=then[1]) is report
+    else:
+        with pytest.raises(RuntimeError, match="inspected again"):
+            inspection.inspect_unguarded(then[0], legacy=then[1])
+
+
+@pytest.mark.parametrize("value", ["Café crème", "naïve", "東京", "ASCII only"])
+def test_clean_values_are_not_kept(value: str) -> None:
+    inspection.clear_kept_reports()
+    assert inspect_text(value).clean
+    assert inspection._kept.cache_info().currsize == 0
+
+
+def test_kept_reports_are_bounded() -> None:
+    inspection.clear_kept_reports()
+    for number in range(inspection.KEPT_REPORTS + 10):
+        inspect_text(f"CafÃ© n°{number}")
+    assert inspection._kept.cache_info().currsize == inspection.KEPT_REPORTS
 
 
 # --- The negative corpus, a slice (benchmarks/items.py runs it whole) ------------------------

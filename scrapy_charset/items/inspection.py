@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import functools
 import itertools
 import re
 import unicodedata
@@ -106,6 +107,54 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
     marks = scan(value)  # one pass over clean text: the pre-filter's
     if not replacements and marks.clean:
         return CLEAN  # find_scanned's own first test, before its layers are set up
+    if len(value) > KEPT_LENGTH:
+        return _inspect_flagged(value, marks, replacements, legacy)
+    return _kept(_Flagged(value, legacy, marks, replacements))
+
+
+#: The reports of flagged values (a mark or a U+FFFD) kept, at most, the most recently
+#: asked first, and the longest value kept: the same damaged name, category or breadcrumb
+#: on every page of a crawl is inspected once. A report depends only on the value and the
+#: policy; the pre-filter runs on every value, so clean text never looks here.
+KEPT_REPORTS = 1024
+KEPT_LENGTH = 512
+
+
+class _Flagged:
+    """A flagged value as the key of its kept report: the value and the policy; the
+    pre-filter's findings, which they determine, ride along outside the key."""
+
+    __slots__ = ("legacy", "marks", "replacements", "value")
+
+    def __init__(self, value: str, legacy: bool, marks: Marks, replacements: int) -> None:
+        self.value = value
+        self.legacy = legacy
+        self.marks = marks
+        self.replacements = replacements
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.legacy))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Flagged)
+            and self.value == other.value
+            and self.legacy == other.legacy
+        )
+
+
+@functools.lru_cache(maxsize=KEPT_REPORTS)
+def _kept(flagged: _Flagged) -> TextReport:
+    return _inspect_flagged(flagged.value, flagged.marks, flagged.replacements, flagged.legacy)
+
+
+def clear_kept_reports() -> None:
+    """Forget the kept reports: what a value's first inspection costs is measured after."""
+    _kept.cache_clear()
+
+
+def _inspect_flagged(value: str, marks: Marks, replacements: int, legacy: bool) -> TextReport:
+    """The report of *value*, which the pre-filter flagged (*marks*, *replacements*)."""
     layers: Scanned = {}
     found = find_scanned(value, marks, layers=layers)
     if found is None:
