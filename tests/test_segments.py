@@ -210,6 +210,46 @@ def test_latin_letters_of_a_field_of_another_script_are_evidence() -> None:
     assert report.repaired is None  # reported: the token step weighs the token alone
 
 
+# (text, rule, evidence): decisive evidence, and a reading that undoes the whole field
+# exactly into text no less plausible than it (the repairs turn it down as no likelier):
+# reported, not repaired. Damaged names of pycountry's translations.
+AS_PLAUSIBLE_WHOLE = [
+    # "GüneyDoğu" as macintosh: the case break "yD" is in the repair and in the text.
+    pytest.param("Ijo, G√ºneyDoƒüu", "math-symbol-inside-a-word", "√º", id="macintosh-camel-case"),
+    pytest.param("Gbaya, KuzeyBatƒ±", "florin-sign-inside-a-word", "ƒ±", id="macintosh-florin"),
+    # Croatian "Kȏd za nepisane dokumente" (ISO 15924) as windows-1251: the original's "ȏ"
+    # (an accent of dictionaries) is in no alphabet of CLDR, "KИЏd" is two in a word.
+    pytest.param(
+        "KИЏd za nepisane dokumente", "capitals-then-lowercase", "ИЏ", id="windows-1251-kod"
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "evidence"), AS_PLAUSIBLE_WHOLE)
+def test_decisive_evidence_with_an_as_plausible_whole_repair_is_reported(
+    text: str, rule: str, evidence: str
+) -> None:
+    report = inspect_text(text)
+    assert (report.repaired, report.rule, report.evidence, report.fixer) == (
+        None,
+        rule,
+        evidence,
+        "utf8-unrepaired",
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Decisive sequences that no reading undoes whole: correct text.
+        pytest.param("ООД’s", id="cyrillic-possessive"),
+        pytest.param("«Ильин»®", id="cyrillic-quoted-registered"),
+    ],
+)
+def test_decisive_evidence_without_a_whole_repair_is_left_alone(text: str) -> None:
+    assert inspect_text(text).clean
+
+
 @pytest.mark.parametrize(
     "text",
     [

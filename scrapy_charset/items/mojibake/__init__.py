@@ -65,7 +65,7 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_rounds,
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
-from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.plausible import badness, implausible
 from scrapy_charset.items.mojibake.siblings import (
     AS_LIKELY_RULE,
     as_likely_as_damage,
@@ -461,19 +461,43 @@ _KIND_OF_READING = {
 
 
 def _unrepaired(text: str, marks: Marks) -> Finding | None:
-    """UTF-8 mojibake that no repair undoes, reported without a repair when a reading's
-    first decisive sequence is a Latin one in a field of another script
-    (:data:`.badness.LONE_LATIN_RULE`): the damage a repair of part of the field left is
-    not reported clean ("Боснія Ñ– Герцагавіна"). The other rules' decisive sequences
-    without a repair are left to the repairs' own judgement, which turns down correct
-    text ("ООД’s", "«Ильин»®")."""
+    """UTF-8 mojibake that no repair undoes, reported without a repair:
+
+    - when a reading's first decisive sequence is a Latin one in a field of another script
+      (:data:`.badness.LONE_LATIN_RULE`): the damage a repair of part of the field left is
+      not reported clean ("Боснія Ñ– Герцагавіна");
+    - when a reading with decisive evidence undoes the whole field exactly, into text no
+      less plausible than it (:func:`_as_plausible_whole`): the repairs turn it down as no
+      likelier, and it is damage all the same ("G√ºneyDoƒüu" is "GüneyDoğu" as macintosh;
+      the case break is in both).
+
+    The other rules' decisive sequences without a repair are left to the repairs' own
+    judgement, which turns down correct text ("ООД’s", "«Ильин»®": no reading undoes
+    them whole)."""
     by_reading: dict[str, Evidence] = {}
     evidence(text, marks=marks, by_reading=by_reading)
     for name in UTF8_READINGS:
         if by_reading[name].rule == LONE_LATIN_RULE:
             kind = _KIND_OF_READING.get(name, MojibakeKind.UTF8_AS_OTHER)
             return Finding(kind, None, encoding="UTF-8")
+    for name in UTF8_READINGS:
+        found = by_reading[name]
+        if found.decisive >= MIN_DECISIVE and _as_plausible_whole(text, name):
+            kind = _KIND_OF_READING.get(name, MojibakeKind.UTF8_AS_OTHER)
+            return Finding(kind, None, encoding="UTF-8", rule=found.rule, evidence=found.sequence)
     return None
+
+
+def _as_plausible_whole(text: str, name: str) -> bool:
+    """*text*'s bytes in the reading *name* are UTF-8 of text (no control, unassigned or
+    private character) that weighs no more than *text* (:func:`.plausible.badness`)."""
+    try:
+        repaired = singlebyte.encode(text, name).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return False
+    if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+        return False
+    return badness(repaired) <= badness(text)
 
 
 def _legacy(text: str, marks: Marks) -> Finding | None:
