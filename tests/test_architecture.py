@@ -44,3 +44,32 @@ def test_architecture_tree_lists_every_module() -> None:
         "docs/architecture.md's module tree is not the package's: "
         f"missing {sorted(modules - listed)}, gone {sorted(listed - modules)}"
     )
+
+
+def _packages() -> list[str]:
+    import pkgutil
+
+    import scrapy_charset
+
+    return ["scrapy_charset"] + [
+        info.name
+        for info in pkgutil.walk_packages(scrapy_charset.__path__, "scrapy_charset.")
+        if info.ispkg
+    ]
+
+
+def test_a_packages_submodule_names_are_its_submodules() -> None:
+    """A name a package imports never hides one of its submodules: ``from
+    scrapy_charset.items.mojibake import badness`` is the module, not a function of the
+    same name imported into the package."""
+    import importlib
+    import pkgutil
+
+    hidden = []
+    for name in _packages():
+        package = importlib.import_module(name)
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{name}.{info.name}")
+            if getattr(package, info.name) is not module:
+                hidden.append(f"{name}.{info.name}")
+    assert hidden == []

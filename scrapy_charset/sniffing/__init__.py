@@ -25,7 +25,8 @@ from scrapy_charset.responses.decision import (
 )
 from scrapy_charset.sniffing.detect import FEW_BYTES, Detected, Detector, get_detector
 from scrapy_charset.sniffing.fallback import DEFAULT_ENCODING
-from scrapy_charset.sniffing.prescan import get_xml_encoding, prescan, utf16_xml_declaration
+from scrapy_charset.sniffing.prescan import get_xml_encoding, utf16_xml_declaration
+from scrapy_charset.sniffing.prescan import prescan as prescan_bytes
 from scrapy_charset.sniffing.trace import (
     BomSeen,
     DeclarationSeen,
@@ -164,7 +165,7 @@ def header_step(ctx: _Context) -> EncodingDecision | None:
 
 def meta_step(ctx: _Context) -> EncodingDecision | None:
     """Step 5: prescan the byte stream (a ``<meta>``, then an XML declaration), tentative."""
-    result = prescan(ctx.body)
+    result = prescan_bytes(ctx.body)
     ctx.ignored.extend(result.ignored)
     if ctx.trace is not None:
         ctx.trace.in_document = DeclarationSeen(

@@ -65,7 +65,8 @@ from scrapy_charset.items.mojibake.fixes import (
     utf8_rounds,
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
-from scrapy_charset.items.mojibake.plausible import badness, implausible
+from scrapy_charset.items.mojibake.plausible import badness as text_badness
+from scrapy_charset.items.mojibake.plausible import implausible
 from scrapy_charset.items.mojibake.siblings import (
     AS_LIKELY_RULE,
     as_likely_as_damage,
@@ -497,7 +498,7 @@ def _as_plausible_whole(text: str, name: str) -> bool:
         return False
     if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
         return False
-    return badness(repaired) <= badness(text)
+    return text_badness(repaired) <= text_badness(text)
 
 
 def _legacy(text: str, marks: Marks) -> Finding | None:
