@@ -217,10 +217,17 @@ AS_PLAUSIBLE_WHOLE = [
     # "GüneyDoğu" as macintosh: the case break "yD" is in the repair and in the text.
     pytest.param("Ijo, G√ºneyDoƒüu", "math-symbol-inside-a-word", "√º", id="macintosh-camel-case"),
     pytest.param("Gbaya, KuzeyBatƒ±", "florin-sign-inside-a-word", "ƒ±", id="macintosh-florin"),
-    # Croatian "Kȏd za nepisane dokumente" (ISO 15924) as windows-1251: the original's "ȏ"
-    # (an accent of dictionaries) is in no alphabet of CLDR, "KИЏd" is two in a word.
     pytest.param(
-        "KИЏd za nepisane dokumente", "capitals-then-lowercase", "ИЏ", id="windows-1251-kod"
+        "KИЏd za nepisane dokumente",
+        "capitals-then-lowercase",
+        "ИЏ",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="Croatian 'Kȏd' (ISO 15924) read as windows-1251: its 'ȏ' (an accent of "
+            "dictionaries) is in no alphabet of CLDR, and a whole repair that brings in such "
+            "a letter is not reported, as ftfy's correct 'pra lá´´' would be 'pra lᴴ'",
+        ),
+        id="windows-1251-brings-in-an-unattested-letter",
     ),
 ]
 
@@ -244,9 +251,13 @@ def test_decisive_evidence_with_an_as_plausible_whole_repair_is_reported(
         # Decisive sequences that no reading undoes whole: correct text.
         pytest.param("ООД’s", id="cyrillic-possessive"),
         pytest.param("«Ильин»®", id="cyrillic-quoted-registered"),
+        # Undone whole, into a letter no alphabet uses: ftfy's correct "lá´´" is "lᴴ".
+        pytest.param(
+            "``hogwarts nao existe, voce nao vai pegar o trem pra lá´´", id="ftfy-negative-la"
+        ),
     ],
 )
-def test_decisive_evidence_without_a_whole_repair_is_left_alone(text: str) -> None:
+def test_decisive_evidence_without_a_plausible_whole_repair_is_left_alone(text: str) -> None:
     assert inspect_text(text).clean
 
 

@@ -66,7 +66,7 @@ from scrapy_charset.items.mojibake.fixes import (
 )
 from scrapy_charset.items.mojibake.legacy import legacy_as_windows_1252
 from scrapy_charset.items.mojibake.plausible import badness as text_badness
-from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.plausible import implausible, unattested
 from scrapy_charset.items.mojibake.siblings import (
     AS_LIKELY_RULE,
     as_likely_as_damage,
@@ -468,9 +468,10 @@ def _unrepaired(text: str, marks: Marks) -> Finding | None:
       (:data:`.badness.LONE_LATIN_RULE`): the damage a repair of part of the field left is
       not reported clean ("Боснія Ñ– Герцагавіна");
     - when a reading with decisive evidence undoes the whole field exactly, into text no
-      less plausible than it (:func:`_as_plausible_whole`): the repairs turn it down as no
-      likelier, and it is damage all the same ("G√ºneyDoƒüu" is "GüneyDoğu" as macintosh;
-      the case break is in both).
+      less plausible than it and with no letter outside every alphabet that it did not
+      hold (:func:`_as_plausible_whole`): the repairs turn it down as no likelier, and it
+      is damage all the same ("G√ºneyDoƒüu" is "GüneyDoğu" as macintosh; the case break
+      is in both).
 
     The other rules' decisive sequences without a repair are left to the repairs' own
     judgement, which turns down correct text ("ООД’s", "«Ильин»®": no reading undoes
@@ -491,12 +492,16 @@ def _unrepaired(text: str, marks: Marks) -> Finding | None:
 
 def _as_plausible_whole(text: str, name: str) -> bool:
     """*text*'s bytes in the reading *name* are UTF-8 of text (no control, unassigned or
-    private character) that weighs no more than *text* (:func:`.plausible.badness`)."""
+    private character) that brings in no letter, mark or modifier that no alphabet uses
+    (:func:`.plausible.unattested`: ftfy's correct "pra lá´´" would be "pra lᴴ") and
+    weighs no more than *text* (:func:`.plausible.badness`)."""
     try:
         repaired = singlebyte.encode(text, name).decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return False
     if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+        return False
+    if any(unattested(c) for c in set(repaired).difference(text)):
         return False
     return text_badness(repaired) <= text_badness(text)
 
