@@ -12,7 +12,7 @@ whole (every character is latin-1 or one of windows-1252's).
 
 ``SCANNER`` tells which path is in use: ``"compiled"`` when the module was built (a
 platform wheel, or ``python scripts/build_scanner.py`` in a checkout) and the environment
-variable ``SCRAPY_CHARSETPURE`` is not set to a non-empty value other than ``0``, else
+variable ``SCRAPY_CHARSET_PURE`` is not set to a non-empty value other than ``0``, else
 ``"python"``. A debug line of this module's logger says it at import.
 """
 
@@ -48,7 +48,7 @@ SCANNER = "python" if _scanc is None else "compiled"
 logger.debug(
     "mojibake pre-filter: the %s path%s",
     SCANNER,
-    " (SCRAPY_CHARSETPURE is set)" if PURE else "",
+    " (SCRAPY_CHARSET_PURE is set)" if PURE else "",
 )
 
 #: The classes of the table's bits, in bit order (``_scanc.c`` tests them by these
