@@ -495,11 +495,8 @@ def _as_plausible_whole(text: str, name: str) -> bool:
     private character) that brings in no letter, mark or modifier that no alphabet uses
     (:func:`.plausible.unattested`: ftfy's correct "pra lá´´" would be "pra lᴴ") and
     weighs no more than *text* (:func:`.plausible.badness`)."""
-    try:
-        repaired = singlebyte.encode(text, name).decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return False
-    if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+    repaired = _whole_reading(text, name)
+    if repaired is None:
         return False
     if any(unattested(c) for c in set(repaired).difference(text)):
         return False
@@ -558,13 +555,8 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
     for name in OTHER_READINGS:
         if not by_reading[name].enough:
             continue
-        try:
-            repaired = singlebyte.encode(text, name).decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            continue
-        if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
-            continue
-        if implausible(text, repaired) is None:
+        repaired = _whole_reading(text, name)
+        if repaired is not None and implausible(text, repaired) is None:
             return Finding(MojibakeKind.UTF8_AS_OTHER, repaired, encoding="UTF-8")
     # Text that windows-1252 encodes whole is left to the legacy readings (a legacy
     # double-byte character read as windows-1252 holds such pairs by chance).
@@ -576,6 +568,18 @@ def _utf8_as_other(text: str, marks: Marks) -> Finding | None:
 
 
 _NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+
+
+def _whole_reading(text: str, name: str) -> str | None:
+    """*text*'s bytes in the reading *name* (a browser's decoder) decoded as UTF-8, when
+    they are UTF-8 of other text, with no control, unassigned or private character."""
+    try:
+        repaired = singlebyte.encode(text, name).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return None
+    if repaired == text or any(unicodedata.category(c) in _NOT_TEXT for c in repaired):
+        return None
+    return repaired
 
 
 def _utf8_as_mac_cyrillic(text: str, marks: Marks) -> Finding | None:
