@@ -5,8 +5,7 @@ from __future__ import annotations
 import codecs
 from typing import TYPE_CHECKING
 
-# First: with SCRAPY_CHARSET_PURE set, the compiled item checks' sources are loaded instead.
-from scrapy_charset import _compiled, _moved  # noqa: F401
+from scrapy_charset import _moved
 
 if TYPE_CHECKING:
     from scrapy_charset import signals

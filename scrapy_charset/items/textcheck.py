@@ -13,9 +13,7 @@ It is fast on clean text: pure ASCII, and text without any mark that mojibake is
 report for every string and never raises: an internal error is logged once per exception
 type, and the report then gives only the count of U+FFFD.
 
-The inspection itself is :mod:`.inspection` (compiled in a compiled build, see
-:mod:`scrapy_charset._compiled`); this module stays pure Python, so that a wrong argument
-gets the same error on every build.
+The inspection itself is :mod:`.inspection`.
 """
 
 from __future__ import annotations
