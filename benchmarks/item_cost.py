@@ -19,9 +19,7 @@ Each figure is the best of ``--repeat`` runs (see :func:`benchmarks._growth.best
 
 ``--stages`` times instead each stage of ``inspect_text`` (:data:`STAGES`) on the damaged
 fields of ``--damaged`` below, against ftfy's ``fix_encoding`` on the same fields in the
-same run: where a damaged field's cost goes. A compiled module calls its own functions
-directly, so with the compiled modules built (``scrapy_charset._compiled``) the stages
-are timed on the pure path (the run is repeated with ``SCRAPY_CHARSET_PURE=1``).
+same run: where a damaged field's cost goes.
 
 **Instructions** instead of time, for a machine shared with other work: under callgrind,
 ``--instructions`` runs each configuration's items once between two calls of
@@ -45,8 +43,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -323,24 +319,21 @@ def break_even(damaged: tuple[float, float], clean: tuple[float, float]) -> floa
 
 
 _INSPECTION = "scrapy_charset.items.inspection"
+_ENGINE = "scrapy_charset.items._engine"
 #: The stages of ``inspect_text`` on a damaged field that ``--stages`` times: (depth, label,
 #: module, name). Each is timed from the call, where the module above it looks the name up,
 #: to its return, what it calls included; a stage is part of the one of less depth above it.
 STAGES: tuple[tuple[int, str, str, str], ...] = (
     (0, "pre-filter (badness.scan)", _INSPECTION, "scan"),
-    (0, "finding and repair (find_scanned)", _INSPECTION, "find_scanned"),
-    (1, "UTF-8 rounds (fixes.utf8_rounds)", "scrapy_charset.items.mojibake", "utf8_rounds"),
-    (2, "ftfy's own step, asked by them", "ftfy", "fix_encoding_and_explain"),
-    (1, "evidence (badness.evidence)", "scrapy_charset.items.mojibake", "evidence"),
-    (1, "sibling readings (siblings.competing)", "scrapy_charset.items.mojibake", "competing"),
-    (1, "changed segments (siblings.changed)", "scrapy_charset.items.mojibake", "changed"),
-    (1, "as likely as given", "scrapy_charset.items.mojibake", "as_likely_as_damage"),
-    (1, "the whole field's reading", "scrapy_charset.items.mojibake", "_whole_field_reading"),
-    (1, "UTF-8 as other readings", "scrapy_charset.items.mojibake", "_utf8_as_other"),
-    (1, "legacy readings", "scrapy_charset.items.mojibake", "_legacy"),
-    (1, "UTF-8 as Shift_JIS", "scrapy_charset.items.mojibake", "utf8_as_shift_jis"),
-    (1, "the rule named (_explained)", "scrapy_charset.items.mojibake", "_explained"),
-    (0, "damage left (_left_after_repair)", _INSPECTION, "_left_after_repair"),
+    (0, "finding and repair (_engine.find)", _ENGINE, "find"),
+    (1, "ftfy's plan, layer by layer (_plan)", _ENGINE, "_plan"),
+    (2, "ftfy's own step", "scrapy_charset.items.mojibake.plan", "layers"),
+    (1, "evidence (_Detected)", _ENGINE, "_Detected"),
+    (1, "the fallback table (_fallback)", _ENGINE, "_fallback"),
+    (1, "legacy readings (_legacy)", _ENGINE, "_legacy"),
+    (1, "words read alike (_tokens_agree)", _ENGINE, "_tokens_agree"),
+    (1, "whole readings (_whole_reading_beats)", _ENGINE, "_whole_reading_beats"),
+    (1, "damage left (_left)", _ENGINE, "_left"),
 )
 
 
@@ -486,16 +479,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.stages:
-        from scrapy_charset._compiled import compiled
-
-        if compiled():
-            # A compiled module calls its own functions directly, past the wrappers that
-            # time each stage: the stages are those of the sources.
-            print("(the stages of the pure path: SCRAPY_CHARSET_PURE=1)", flush=True)
-            env = {**os.environ, "SCRAPY_CHARSET_PURE": "1"}
-            given = sys.argv[1:] if argv is None else list(argv)
-            command = [sys.executable, "-m", "benchmarks.item_cost", *given]
-            raise SystemExit(subprocess.run(command, env=env, check=False).returncode)
         stages(args.repeat)
         return
     fields, lengths = (FIELDS[:3], LENGTHS[:3]) if args.quick else (FIELDS, LENGTHS)

@@ -23,7 +23,7 @@ if __name__ == "__main__":  # pragma: no cover - coverage feedback for the packa
         import scrapy_charset.items.textcheck  # noqa: F401
 
 from scrapy_charset import decode
-from scrapy_charset.items.mojibake import SAFE_KINDS, SAFE_RULES
+from scrapy_charset.items.mojibake import SAFE_KINDS, MojibakeKind
 from scrapy_charset.items.textcheck import TextReport, inspect_unguarded
 
 __all__ = ["check_text", "one_input", "to_text"]
@@ -61,8 +61,11 @@ def check_text(value: str) -> None:
         if report.repaired is not None:
             assert isinstance(report.repaired, str)
             assert report.repaired != value
-            if not legacy:  # the exact inverses, or a guess a rule found evidence for
-                assert report.mojibake in SAFE_KINDS or report.rule in SAFE_RULES
+            assert report.remaining is None  # a repair that leaves damage is not applied
+            if not legacy:  # the exact inverses, or C1 controls that are all punctuation
+                assert report.mojibake in SAFE_KINDS or (
+                    report.mojibake is MojibakeKind.C1_CONTROLS
+                )
 
 
 def one_input(data: bytes) -> None:

@@ -359,6 +359,8 @@ class CharsetPipeline(BoundStats):
                     scan.partial += 1
                     scan.still_damaged.add(name)
             else:
+                if report.remaining is not None:
+                    kinds.add(report.remaining)  # what a repair not applied would have left
                 scan.still_damaged.add(name)
         return new
 

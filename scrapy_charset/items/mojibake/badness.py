@@ -20,9 +20,7 @@ Latin sequences from their rarer character (the lead for macintosh, the first co
 character for the others). All marks but those of one character are two non-ASCII
 characters side by side (or around one ASCII character): in long text whose non-ASCII
 characters are few and apart, such places are found first at memory speed in the text's
-UTF-8 form, and the pattern runs only around them. With the optional compiled scanner
-(:mod:`._fastscan`), the pattern runs only where a table of its own classes says a mark
-may be, in text of every length and script.
+UTF-8 form, and the pattern runs only around them.
 
 **The evidence rule.** A sequence of characters that reads as one UTF-8 byte sequence is
 weighed in its context (the characters either side):
@@ -88,9 +86,9 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from scrapy_charset.items.mojibake import _fastscan, siblings
+from scrapy_charset.items.mojibake import siblings
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
     CP437,
@@ -445,9 +443,7 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
 def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
     """Whether windows-1252 encodes *text* whole, the pre-filter's marks in it as
     ``(position, branch)``, in order, and how many Shift_JIS readings of a UTF-8 lead byte
-    it holds that are not among them (the compiled scanner counts those)."""
-    if _FAST_PATH:
-        return _found_fast(text)
+    it holds that are not among them."""
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
@@ -484,80 +480,6 @@ def _found_in(
     return _marks_of(excerpt, encodable, where)
 
 
-# --- Where the marks can be, found by a compiled scanner (optional) ----------------------
-#
-# With the compiled scanner built (see :mod:`._fastscan`), the text's code points are
-# looked up in a table of the classes the branches above are made of, and the marks'
-# pattern is tried only where a branch's classes stand side by side: a Latin lead and the
-# continuation characters it needs in its own reading (in text windows-1252 encodes whole,
-# any Latin lead and continuation character, at either, as :data:`_MARK_OR_LEGACY` and
-# :data:`_MARK_AFTER_LEGACY` find them), the script branches' continuation characters
-# after a character that is not ASCII or a two-byte lead, a mark of one character, and in
-# text windows-1252 encodes whole the legacy pairs and trails. A Shift_JIS reading of a
-# UTF-8 lead byte in other text is the pattern's first branch whatever its neighbours: it
-# is counted, not tried.
-
-#: The classes of the scanner's table, in the order of :func:`._fastscan.table`.
-_SCANNER_CLASSES = (
-    _SINGLE,
-    _LATIN_LEADS,
-    _LATIN_CONTS,
-    _SCRIPT_CONTS,
-    _SCRIPT_LEAD2,
-    _HIGH_1252,
-    "\\x40-\\x7e",
-    _CP437_LEADS,
-    SHIFT_JIS_UTF8_LEADS,
-    _MAC_CYRILLIC_LEADS,
-    _MAC_CYRILLIC_CONTS,
-    _CP437_CONTS,
-    *(_classes((name,), low, high) for low, high, _ in UTF8_LEADS for name in _LATIN_READINGS),
-    *(_classes((name,), 0x80, 0xBF) for name in _LATIN_READINGS),
-)
-# (The scanner itself, :data:`_candidates`, is made at the end of this module: its quiet
-# test's table is made from the evidence rule's data.)
-
-
-def _found_fast(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
-    """:func:`_found` by the compiled scanner."""
-    assert _candidates is not None
-    encodable, places, shift_jis, _quiet = _candidates(text)
-    if not places:
-        return encodable, iter(()), shift_jis
-    return encodable, _marks_at(text, encodable, places), shift_jis
-
-
-def _quiet_marks(script: tuple[list[int], list[int]]) -> Marks:
-    """The marks of text whose every candidate the compiled scanner found to be a script
-    branch's mark that can never be evidence (see :func:`scan`), from the candidates that
-    are each script reading's continuation characters: the readings in the order
-    :func:`_add_script` meets them."""
-    marks = Marks(quiet=True)
-    found = [
-        (positions[0], order, name, positions)
-        for order, (name, positions) in enumerate(zip(_SCRIPT_READINGS, script, strict=True))
-        if positions
-    ]
-    for _, _, name, positions in sorted(found):
-        marks.script[name] = positions
-    return marks
-
-
-def _marks_at(text: str, encodable: bool, places: list[int]) -> Iterator[tuple[int, str | None]]:
-    """:func:`_marks_of`, the pattern tried only at *places* (in order; every position
-    the pattern matches at is among them). A match takes one character: which branch
-    matches at a position does not depend on the matches before it."""
-    pattern = _MARK_OR_LEGACY if encodable else _MARK
-    for position in places:
-        match = pattern.match(text, position)
-        if match is None:
-            continue
-        kind = match.lastgroup
-        yield position, kind
-        if pattern is _MARK_OR_LEGACY and kind in _LEGACY_KINDS:
-            pattern = _MARK_AFTER_LEGACY
-
-
 def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
@@ -573,10 +495,9 @@ class Marks:
     """Where the pre-filter's marks are in a text, by kind."""
 
     # Written out, not generated, and the one place of the fields' starting values: a field
-    # with marks makes one or more of these, and the dataclass's ``__init__`` (ten fields,
-    # two default factories) costs more on both paths (a compiled build runs a generated
-    # ``__init__`` as Python code).
-    def __init__(self, quiet: bool = False) -> None:
+    # with marks makes one or more of these, and the dataclass's ``__init__`` (nine fields,
+    # two default factories) costs more.
+    def __init__(self) -> None:
         self.latin = []
         self.script = {}
         self.c1 = False
@@ -586,7 +507,6 @@ class Marks:
         self.mac_cyrillic = ()
         self.cp437 = ()
         self.lost_a0 = False
-        self.quiet = quiet
 
     @property
     def any(self) -> bool:
@@ -604,9 +524,8 @@ class Marks:
 
     @property
     def clean(self) -> bool:
-        """No mark that can be mojibake: none, or only :attr:`quiet` ones (the text is
-        clean but for U+FFFD)."""
-        return not self.any or self.quiet
+        """No mark that can be mojibake (the text is clean but for U+FFFD)."""
+        return not self.any
 
     #: Where a UTF-8 sequence of a Latin reading may start: a lead character followed by
     #: the continuation characters it needs in one reading (and, in text windows-1252
@@ -631,14 +550,8 @@ class Marks:
     #: In text that windows-1252 encodes whole, "Ã" or "Â" then a space after a lowercase
     #: letter: UTF-8 of "à" or of a no-break space read as windows-1252, whose byte A0
     #: became a space ("voilÃ le travail"), a shape no correct text of the outside
-    #: sources has. Evidence of its own where the text has no other (see
-    #: :func:`.fixes.utf8_rounds`).
+    #: sources has.
     lost_a0: bool
-    #: The compiled scanner found that these marks can never be evidence: each is a
-    #: script reading's continuation character whose sequence, if any, no rule of the
-    #: evidence weighs, alone, in a field where the reading's script is also outside its
-    #: sequences (see :func:`scan`). Text with such marks only is clean but for U+FFFD.
-    quiet: bool = field(compare=False)
 
 
 _ALL_SCRIPT_CONTS = frozenset().union(*_SCRIPT_CONT_SETS.values())
@@ -678,29 +591,11 @@ _SCRIPT_KINDS = frozenset({"script", "script_after_lead"})
 
 
 def scan(text: str) -> Marks:
-    """Every mark of *text*: one pass, Python work only where marks are.
-
-    With the compiled scanner, text whose every mark is a script reading's continuation
-    character that can never be evidence (Ukrainian's "і", "ї", "є" after a capital, as
-    in "Він": "Ві" is a windows-1251 sequence of letters) is told apart there, and its
-    marks are :attr:`Marks.quiet`.
-    """
+    """Every mark of *text*: one pass, Python work only where marks are."""
     marks = Marks()
     if text.isascii():
         return marks
-    if _FAST_PATH:
-        assert _candidates is not None
-        encodable, places, shift_jis, quiet = _candidates(text)
-        marks.shift_jis_leads = shift_jis
-        if not places:  # no mark: most clean text
-            if encodable and ("Ã" in text or "Â" in text):  # memchr: most text has neither
-                marks.lost_a0 = lost_a0_at(text) >= 0
-            return marks
-        if quiet is not None:
-            return _quiet_marks(quiet)
-        found: Iterator[tuple[int, str | None]] = _marks_at(text, encodable, places)
-    else:
-        encodable, found, marks.shift_jis_leads = _found(text)
+    encodable, found, marks.shift_jis_leads = _found(text)
     # A Latin mark is found at most twice (at the lead, and at the next character's
     # match). The Latin branch comes first: the same character may also be a script
     # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in macintosh's).
@@ -759,9 +654,8 @@ def scan(text: str) -> Marks:
 
 def _lost_a0_mark(text: str, encodable: bool) -> bool:
     """:attr:`Marks.lost_a0` of *text*, whose windows-1252 encoding *encodable* was told by
-    the scan (the pure path does not tell it for sparse text without a place: asked). The
-    leads are looked for first, by memchr: most text has neither. (The compiled path's
-    text without a place, the commonest clean text, asks inline.)"""
+    the scan (it does not tell it for sparse text without a place: asked). The
+    leads are looked for first, by memchr: most text has neither."""
     return (
         ("Ã" in text or "Â" in text) and (encodable or _encodable(text)) and lost_a0_at(text) >= 0
     )
@@ -1639,64 +1533,3 @@ def cp437_evidence(text: str, marks: Marks) -> Evidence:
     for (start, end), (weight, rule) in zip(spans, weights, strict=True):
         found.note(weight, rule, text[start:end])
     return found
-
-
-# --- The compiled scanner (optional) -------------------------------------------------------
-#
-# Its quiet test (``_scanc.c``) tells apart the script branches' marks that can never be
-# evidence, from the evidence rule's own data: the UTF-8 sequence of windows-1251 that
-# holds the mark is letters only (the apostrophe is a letter of a Cyrillic word), with no
-# case break, no capitals before a lowercase letter, no capital after a capital before a
-# lowercase one, no ASCII letter either side, the distinctive letters of one alphabet, and
-# not a pair that is a word alone (no rule of :data:`RULES` holds, and it is not weak); no
-# sequence of the reading ends where it starts or starts where it ends (no run); a
-# character of the reading's script is outside the sequences (no lone-script letters); and
-# no windows-1253 sequence holds a mark. Script readings' sequences hold no Latin letter
-# (no lone Latin letters).
-
-
-def _quiet_fields() -> dict[str, dict[str, int]]:
-    """The fields of the quiet test's table (:func:`._fastscan.quiet_table`)."""
-    fields: dict[str, dict[str, int]] = {name: {} for name in _fastscan.QUIET_FIELDS}
-    for name in _SCRIPT_READINGS:
-        suffix = name.rsplit("-", 1)[1]
-        table = HIGH_HALVES[name]
-        for low, high, size in UTF8_LEADS:
-            for byte in range(low, high + 1):
-                if table[byte - 0x80] != "\ufffd":
-                    fields[f"lead_{suffix}"][table[byte - 0x80]] = size
-        fields[f"cont_{suffix}"] = dict.fromkeys(_SCRIPT_CONT_SETS[name], 1)
-    alphabets = {
-        letter: sum(1 << i for i, alphabet in enumerate(_ALPHABETS) if letter in alphabet)
-        for letter in _DISTINCTIVE
-    }
-    for code in range(0x10000):
-        char = chr(code)
-        upper = char.upper()
-        if _DISTINCTIVE.isdisjoint(upper):
-            continue
-        if len(upper) == 1:
-            fields["alphabets"][char] = alphabets[upper]
-        else:
-            fields["mixed"][char] = 1
-    fields["symbol"] = dict.fromkeys(_SYMBOL_LETTERS, 1)
-    fields["apostrophe"] = {"’": 1}  # read as "ʼ" in windows-1251 (see _weigh)
-    script = _SCRIPT_LETTERS["windows-1251"]
-    fields["script_1251"] = {chr(c): 1 for c in range(0x10000) if script.match(chr(c))}
-    # The second characters of the pairs that are a one-letter word ("ё" of "Рё", и).
-    fields["word_second"] = {
-        second: 1
-        for lead in _ONE_LETTER_LEADS
-        for second in _SCRIPT_CONT_SETS["windows-1251"]
-        if utf8_of(lead + second, "windows-1251") in _ONE_LETTER_WORDS
-    }
-    return fields
-
-
-_candidates = (
-    _fastscan.scanner(_SCANNER_CLASSES, _fastscan.quiet_table(_quiet_fields()))
-    if _fastscan.SCANNER == "compiled"
-    else None
-)
-#: Whether text is scanned by the compiled scanner (it is built, and not turned off).
-_FAST_PATH = _candidates is not None
