@@ -153,6 +153,10 @@ BLOCKS: dict[tuple[str, str], str] = {
     ): "tests/test_crawl_settings.py::test_middleware_listed_above_the_decompressor_is_reported",
     (
         "docs/settings-validation.md",
+        "[scrapy_charset._placement] WARNING: scrapy_charset.CharsetMiddleware is listed in",
+    ): "tests/test_crawl_settings.py::test_the_misplacement_warning_in_the_docs_is_the_crawls",
+    (
+        "docs/settings-validation.md",
         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (cut, 10000 characters)",
     ): "tests/test_crawl_settings.py::test_a_10_kb_charset_label_is_cut",
 }

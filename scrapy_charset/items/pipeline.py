@@ -36,6 +36,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
@@ -210,6 +211,8 @@ class CharsetPipeline(BoundStats):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         with stops_the_crawl():
             config = ItemChecksConfig.from_settings(crawler.settings)
         if not config.charset_enabled:

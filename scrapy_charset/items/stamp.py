@@ -39,6 +39,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset._meta import decision_of
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.config import ItemChecksConfig
 
@@ -207,6 +208,8 @@ class CharsetItemStampMiddleware(BoundStats):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         return cls(crawler)
 
     def process_spider_output(
