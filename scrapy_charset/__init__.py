@@ -6,7 +6,7 @@ import codecs
 from typing import TYPE_CHECKING
 
 # First: with SCRAPY_CHARSET_PURE set, the compiled item checks' sources are loaded instead.
-from scrapy_charset import _compiled, _moved  # noqa: F401
+from scrapy_charset import _compiled  # noqa: F401
 
 if TYPE_CHECKING:
     from scrapy_charset import signals
@@ -72,11 +72,6 @@ def __dir__() -> list[str]:
     """The public API (``__all__``): its names load on first use, so ``globals()`` lacks
     them until then, and the rest of the module's namespace is private."""
     return sorted(__all__)
-
-
-# The import paths of 0.1.0 that moved (scrapy_charset.sniff.*, scrapy_charset.middleware...)
-# keep working for one release, with a DeprecationWarning.
-_moved.install()
 
 
 def _find_codec(name: str) -> codecs.CodecInfo | None:

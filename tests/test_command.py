@@ -515,16 +515,12 @@ def test_command_module_imports_nothing_else_from_the_package() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     ).stdout.strip()
     # The package's own import brings only _compiled (the list of the compiled modules, and
-    # the finder of their sources under SCRAPY_CHARSET_PURE), _moved (the finder of the old
-    # import paths) and its stand-in for the old scrapy_charset.sniff package, which loads
-    # nothing.
+    # the finder of their sources under SCRAPY_CHARSET_PURE).
     assert out.split(",") == [
         "scrapy_charset",
         "scrapy_charset._compiled",
-        "scrapy_charset._moved",
         "scrapy_charset.commands",
         "scrapy_charset.commands.charset",
-        "scrapy_charset.sniff",
     ]
 
 
