@@ -475,9 +475,13 @@ def test_fetch_failure_is_reported(entry_point: Path, tmp_path: Path) -> None:
     assert f"could not fetch {url}" in result.stderr
 
 
-def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "scheme", [pytest.param("http://", id="absolute"), pytest.param("", id="no-scheme")]
+)
+def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path, scheme: str) -> None:
     with DemoSite() as site:
-        result = scrapy(["charset", site.base_url + "/el/"], entry_point, tmp_path)
+        url = scheme + site.base_url.removeprefix("http://") + "/el/"
+        result = scrapy(["charset", url], entry_point, tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Decision      windows-1253: source meta" in result.stdout
 
@@ -489,7 +493,6 @@ def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> N
         pytest.param(["--file", "missing.html"], "cannot read missing.html", id="missing-file"),
         pytest.param(["--file", "x", "https://example.org/"], "not both", id="file-and-url"),
         pytest.param(["--file", "x", "--url", "example.org"], "absolute URL", id="relative-url"),
-        pytest.param(["example.org/page"], "give an absolute URL", id="url-without-scheme"),
         pytest.param(
             ["--url", "https://example.org/", "https://example.org/"],
             "go with --file",
