@@ -14,6 +14,7 @@ import pycountry
 import pytest
 
 from scrapy_charset.commands.trail import explain, render
+from scrapy_charset.sniffing import Kind
 from tests.example import run_scrapy, write_entry_point
 from tests.server import Page, serve
 from tests.spec import PACKAGE, REPO
@@ -740,3 +741,114 @@ def test_damage_names_the_rule(entry_point: Path, tmp_path: Path, body: str) -> 
     assert f"  rule            {report.rule} on {report.evidence!r}" in text.stdout
     damage = json.loads(data.stdout)["damage"]
     assert (damage["rule"], damage["evidence"]) == (report.rule, report.evidence)
+
+
+# --- What to do about damaged text --------------------------------------------------------
+
+CAFE = "<p>Une tasse de café crème, s'il vous plaît, et une crêpe au sucre.</p>"
+
+# (body, Content-Type) -> the fix: its action and, for an override, the declaration it
+# names and the encoding it gives; None for no fix.
+FIXES = [
+    pytest.param(
+        CAFE.encode(),
+        "text/html; charset=iso-8859-1",
+        ("override", "header", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-header",
+    ),
+    pytest.param(
+        b'<meta charset="windows-1251">' + CAFE.encode(),
+        "text/html",
+        ("override", "meta", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-meta",
+    ),
+    pytest.param(
+        b'<?xml version="1.0" encoding="iso-8859-1"?><p>' + CAFE.encode() + b"</p>",
+        "application/xml",
+        ("override", "xml-declaration", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-xml-declaration",
+    ),
+    pytest.param(
+        ("<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 4).encode("cp1251"),
+        "text/html; charset=utf-8",
+        ("override", "header", "windows-1251", "detected"),
+        id="windows-1251-body-declared-utf8",
+    ),
+    pytest.param(CAFE.encode(), "text/html; charset=utf-8", None, id="right-header-no-fix"),
+    pytest.param(CAFE.encode("cp1252"), "text/html", None, id="undeclared-no-damage"),
+    pytest.param(
+        CAFE.encode().decode("cp1252").encode(),
+        "text/html; charset=utf-8",
+        ("stored", "default"),
+        id="mojibake-stored-by-the-page",
+    ),
+    pytest.param(
+        b"<p>caf\xef\xbf\xbd cr\xef\xbf\xbdme</p>",
+        "text/html; charset=utf-8",
+        None,
+        id="u-fffd-stored-nothing-to-override",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type", "fix"), FIXES)
+def test_the_trail_says_what_to_do(
+    body: bytes, content_type: str, fix: tuple[str, ...] | None
+) -> None:
+    found = explain(body, url="http://shop.example/p", content_type=content_type)
+    got = found["fix"]
+    if fix is None:
+        assert got is None
+        assert "Fix " not in render(found)
+        return
+    if got["action"] == "stored":
+        assert (got["action"], got["repairs"]) == fix
+    else:
+        assert (got["action"], got["declaration"], got["encoding"], got["because"]) == fix
+        assert got["meta"] == {"charset_encoding": fix[2]}
+        assert f'meta={{"charset_encoding": "{fix[2]}"}}' in render(found)
+        # The override it names does read the page with no damage.
+        assert (
+            explain(body, url="http://shop.example/p", content_type=content_type, override=fix[2])[
+                "damage"
+            ]
+            is None
+        )
+
+
+def test_the_fix_on_a_page_declared_wrong_reads_as_the_docs_say() -> None:
+    found = explain(
+        CAFE.encode(), url="http://shop.example/p", content_type="text/html; charset=latin1"
+    )
+    assert render(found).splitlines()[-3:] == [
+        'Fix           the Content-Type charset "latin1" is wrong for this body: it is valid '
+        "UTF-8, and reads as UTF-8 with no damage",
+        '  per request     scrapy.Request(url, meta={"charset_encoding": "UTF-8"})',
+        "  to check        this command with --encoding UTF-8",
+    ]
+
+
+HEAD = "<html><head><title>A shop</title></head><body>"  # more than the context
+
+# (the text before the damage, the kind) -> how the damage sample starts: in markup, at
+# the run of text the damage is in; in a run of text longer than the context, and in a
+# body that is not markup, at a word.
+SAMPLE_STARTS = [
+    pytest.param(HEAD + "<ul><li>one</li><li>", "html", "CafÃ©", id="html-at-the-text"),
+    pytest.param(HEAD + "<p>" + "word " * 12, "html", "word word", id="long-run-at-a-word"),
+    pytest.param(HEAD + '<a href="/' + "x" * 60 + '">', "html", "CafÃ©", id="after-a-long-tag"),
+    pytest.param("<r>" + "<item><id>1</id></item>" * 3 + "<name>", "xml", "CafÃ©", id="xml"),
+    pytest.param("<p>short <b>", "html", "<p>short <b>CafÃ©", id="near-the-start-whole"),
+    pytest.param("plain text that runs on and on, " * 2, "text", "on, plain", id="text-at-a-word"),
+]
+
+
+@pytest.mark.parametrize(("before", "kind", "start"), SAMPLE_STARTS)
+def test_damage_samples_start_at_text(before: str, kind: Kind, start: str) -> None:
+    body = (before + "CafÃ©té crÃ¨me brÃ»lÃ©e").encode()
+    found = explain(
+        body, url="http://shop.example/p", content_type="text/plain; charset=utf-8", kind=kind
+    )
+    sample = found["damage"]["sample"]
+    assert sample.startswith(start), sample
+    assert "Ã©" in sample

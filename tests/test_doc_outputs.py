@@ -92,6 +92,7 @@ BLOCKS: dict[tuple[str, str], str] = {
         "$ http_proxy=http://127.0.0.1:8000 scrapy charset http://novosti.example.ru/",
     ): "test_command_output",
     ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/pt/"): "test_command_output",
+    ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/fr/"): "test_command_output",
     (
         "docs/command.md",
         '$ scrapy charset --file currencies.json --content-type "application/json; '
@@ -289,7 +290,7 @@ def _command_block(first: str) -> tuple[list[str], list[str]]:
 
 
 COMMANDS = [key[1] for key, how in BLOCKS.items() if how == "test_command_output"]
-IDS = ["vi", "proxy-ru", "pt", "file-json"]
+IDS = ["vi", "proxy-ru", "pt", "fr", "file-json"]
 #: The blocks that show plain Scrapy's guess on an undeclared page.
 UNDECLARED = {"proxy-ru"}
 
