@@ -85,7 +85,7 @@ BLOCKS: dict[tuple[str, str], str] = {
     ("docs/audit.md", 'pip install "scrapy-charset[audit]"'): NOT_OUTPUT,
     ("docs/audit.md", "Responses read                            16"): "test_audit_summary",
     ("docs/audit.md", "{"): "test_audit_diff_out_line",
-    ("docs/audit.md", "scrapy charset audit --mojibake --html report.html \\"): NOT_OUTPUT,
+    ("docs/audit.md", "scrapy charset audit --html report.html \\"): NOT_OUTPUT,
     ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/vi/"): "test_command_output",
     (
         "docs/command.md",
@@ -326,14 +326,14 @@ def demo_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-AUDIT_COMMAND = "`scrapy charset audit --mojibake demo.warc.gz` prints, with Scrapy"
+AUDIT_COMMAND = "`scrapy charset audit demo.warc.gz` prints, with Scrapy"
 
 
 def test_audit_summary(entry_point: Path, demo_warc: Path) -> None:
     page = (REPO / "docs" / "audit.md").read_text(encoding="utf-8")
     assert f"{AUDIT_COMMAND} {DOC_SCRAPY}:" in page  # the command the block is the output of
     needs_doc_scrapy()  # the undeclared Spanish page's pair
-    output = run(["charset", "audit", "--mojibake", "demo.warc.gz"], entry_point, demo_warc)
+    output = run(["charset", "audit", "demo.warc.gz"], entry_point, demo_warc)
     shown(block("docs/audit.md", "Responses read                            16"), output)
 
 

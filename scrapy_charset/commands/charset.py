@@ -48,7 +48,7 @@ class Command(ScrapyCommand):
             "the text where the two differ, and of damage (U+FFFD, mojibake) the text still "
             "holds. The crawl log is off; -L LEVEL turns it on. 'scrapy charset audit SOURCE...' "
             "does it for every response kept in Scrapy's HTTP cache or in WARC/WACZ files, "
-            "and sums up where the text differs."
+            "and sums up where the text differs and where it is still damaged."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
