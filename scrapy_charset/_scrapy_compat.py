@@ -25,7 +25,6 @@ as Scrapy made it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -41,9 +40,6 @@ __all__ = [
     "set_text",
     "unstarted_crawler",
 ]
-
-logger = logging.getLogger(__name__)
-
 
 class ScrapyChanged(AssertionError):
     """This Scrapy no longer has a private attribute the package relies on."""
@@ -120,7 +116,6 @@ def read_as_text(wanted: Callable[[str], bool]) -> bool:
 
     reader.__init__ = __init__
     setattr(reader, _MARK, True)
-    logger.debug("xmliter_lxml reads the responses of the whatwg-* codecs as text")
     return True
 
 

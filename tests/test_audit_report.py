@@ -599,7 +599,7 @@ def test_host_rows_count_encodings_rules_and_conflicts() -> None:
         "differs": 0,
         "differs_fffd_only": 0,
         "encodings": {"UTF-8": 1, "windows-1252": 1},
-        "sources": {"header": 1, "utf-8": 1},
+        "sources": {"header": 1, "utf8-validity": 1},
         "conflicts": 0,
     }
 

@@ -276,7 +276,7 @@ def test_trail_records_each_step() -> None:
     # The header decided: the rules after it did not run (the declarations after it are
     # read for conflicts).
     assert trail["utf8"] is None
-    assert trail["not_run"] == ["utf-8", "detected", "default"]
+    assert trail["not_run"] == ["utf8-validity", "detected", "default"]
     assert trail["detection"]["ran"] is False
     assert trail["detection"]["result"] is None
 
@@ -299,7 +299,7 @@ OFFLINE = [
         "<p>Ägypten</p>".encode(),
         "text/html; charset=utf-7",
         "UTF-8",
-        "utf-8",
+        "utf8-validity",
         id="refused-utf-7-header",
     ),
     # A <meta> past the first 1024 bytes, still in <head>, counts (late meta).
@@ -649,8 +649,8 @@ def test_no_detector_guess_when_the_utf8_rule_decided(entry_point: Path, tmp_pat
     with serve(ROUTES) as base:
         result = scrapy(["charset", base + "/page"], entry_point, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Decision      UTF-8: source utf-8" in result.stdout
-    assert "Detection           not run: the UTF-8 rule decided first" in result.stdout
+    assert "Decision      UTF-8: source utf8-validity" in result.stdout
+    assert "Detection           not run: the UTF-8 validity rule decided first" in result.stdout
     assert "chardet" not in result.stdout  # no detector's name, so no guess
 
 

@@ -63,7 +63,7 @@ _DECIDERS = {
     "header": "the Content-Type charset",
     "meta": "the <meta> declaration",
     "xml-declaration": "the XML declaration",
-    "utf-8": "the UTF-8 rule",
+    "utf8-validity": "the UTF-8 validity rule",
     "detected": "detection",
     "default": "the default",
 }
@@ -486,7 +486,9 @@ def _head(trail: dict[str, Any]) -> list[str]:
 
 
 def _decision(decision: dict[str, Any]) -> list[str]:
-    described = [f"source {decision['source']}", f"confidence {decision['confidence']}"]
+    # The HTML Standard's confidence ("tentative" for an honoured <meta>) reads as doubt
+    # about a decision that was used: --json has it.
+    described = [f"source {decision['source']}"]
     if decision["label"] is not None:
         described.append(f'label "{decision["label"]}"')
     if decision.get("offset") is not None:

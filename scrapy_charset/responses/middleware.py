@@ -73,10 +73,11 @@ def _domain(response: Response) -> str:
 
 
 def _describe(decision: EncodingDecision) -> str:
+    # The HTML Standard's confidence ("tentative" for an honoured <meta>) is left out: it
+    # reads as doubt about a decision that was used; response.meta["charset"] has it.
     parts = [decision.source.value]
     if decision.label is not None:
         parts.append(repr(decision.label))
-    parts.append(decision.confidence.value)
     if decision.detector is not None:
         parts.append(f"detector {decision.detector} score {decision.score}")
     text = f"{decision.encoding} ({', '.join(parts)})"
