@@ -41,6 +41,7 @@ __all__ = [
     "unstarted_crawler",
 ]
 
+
 class ScrapyChanged(AssertionError):
     """This Scrapy no longer has a private attribute the package relies on."""
 
