@@ -242,3 +242,21 @@ def test_monitors_module_imports_without_spidermon() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     ).stdout
     assert "pip install 'scrapy-charset[spidermon]'" in out
+
+
+# Kinds of damage that reach the rate at the same item -> the order of their alerts: by
+# kind, whatever order they were seen in, so a crawl's log is the same on every run.
+SAME_ITEM = [
+    pytest.param([MOJIBAKE, REPLACEMENT], id="mojibake-seen-first"),
+    pytest.param([REPLACEMENT, MOJIBAKE], id="replacement-seen-first"),
+    pytest.param(["utf8-as-windows-1251", MOJIBAKE, REPLACEMENT], id="three-kinds"),
+]
+
+
+@pytest.mark.parametrize("kinds", SAME_ITEM)
+def test_alerts_at_one_item_come_in_the_order_of_their_kinds(kinds: list[str]) -> None:
+    rules = AlertRules(rate=0.1, min_items=len(kinds) + 1, window=1000)
+    for kind in kinds:
+        assert rules.observe("name", [kind]) == []
+    alerts = rules.observe("name", [])
+    assert [alert.kind for alert in alerts] == sorted(kinds)

@@ -156,8 +156,9 @@ class AlertRules:
         if not found and not stats.recent_counts:
             return []  # a clean item, nothing damaged in the recent window
         alerts = []
-        # Only kinds present in the windows or the totals can fire.
-        for kind in set(stats.recent_counts) | found:
+        # Only kinds present in the windows or the totals can fire; in the order of their
+        # names, so that alerts firing at one item come in the same order on every run.
+        for kind in sorted(set(stats.recent_counts) | found):
             if (path, kind) in self.fired:
                 continue
             alert = self._check(path, kind, stats)
