@@ -139,14 +139,14 @@ def _env() -> dict[str, str]:
     return env
 
 
-#: README's quick start; the fixture below runs its crawl part, as the user would.
+#: CONTRIBUTING.md's demo command; the fixture below runs its crawl part, as the user would.
 QUICK_START = (
     'python -m pip install -e ".[demo]" && (cd example_project && python -m scrapy crawl demo)'
 )
 
 
-def test_readme_quick_start_is_the_crawl_tested_here() -> None:
-    assert f"\n{QUICK_START}\n" in (REPO / "README.md").read_text(encoding="utf-8")
+def test_contributing_demo_command_is_the_crawl_tested_here() -> None:
+    assert f"\n{QUICK_START}\n" in (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
