@@ -499,6 +499,11 @@ def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path, sche
             "go with --file",
             id="url-without-file",
         ),
+        pytest.param(
+            ["--no-mojibake", "https://example.org/"],
+            "--no-mojibake goes with 'scrapy charset audit'",
+            id="audit-option-without-audit",
+        ),
     ],
 )
 def test_usage_errors(args: list[str], message: str, entry_point: Path, tmp_path: Path) -> None:

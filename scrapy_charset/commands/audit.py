@@ -116,7 +116,8 @@ def check_not_used(opts: argparse.Namespace) -> None:
 
     for name, default in _OPTIONS.items():
         if getattr(opts, name, default) != default:
-            raise UsageError(f"--{name.replace('_', '-')} goes with 'scrapy charset audit'")
+            flag = "no-mojibake" if name == "mojibake" else name.replace("_", "-")
+            raise UsageError(f"--{flag} goes with 'scrapy charset audit'")
 
 
 #: The exit status of a usage or installation error (as argparse's): 1 means skipped records.
