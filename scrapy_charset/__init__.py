@@ -5,8 +5,6 @@ from __future__ import annotations
 import codecs
 from typing import TYPE_CHECKING
 
-from scrapy_charset import _moved
-
 if TYPE_CHECKING:
     from scrapy_charset import signals
     from scrapy_charset._settings import CharsetSettingsError
@@ -71,11 +69,6 @@ def __dir__() -> list[str]:
     """The public API (``__all__``): its names load on first use, so ``globals()`` lacks
     them until then, and the rest of the module's namespace is private."""
     return sorted(__all__)
-
-
-# The import paths of 0.1.0 that moved (scrapy_charset.sniff.*, scrapy_charset.middleware...)
-# keep working for one release, with a DeprecationWarning.
-_moved.install()
 
 
 def _find_codec(name: str) -> codecs.CodecInfo | None:

@@ -25,7 +25,6 @@ as Scrapy made it.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +40,6 @@ __all__ = [
     "set_text",
     "unstarted_crawler",
 ]
-
-logger = logging.getLogger(__name__)
 
 
 class ScrapyChanged(AssertionError):
@@ -120,7 +117,6 @@ def read_as_text(wanted: Callable[[str], bool]) -> bool:
 
     reader.__init__ = __init__
     setattr(reader, _MARK, True)
-    logger.debug("xmliter_lxml reads the responses of the whatwg-* codecs as text")
     return True
 
 

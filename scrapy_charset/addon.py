@@ -20,6 +20,7 @@ from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.utils.misc import load_object
 
 from scrapy_charset._log import disabled_notice
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import SETTINGS, stops_the_crawl
 from scrapy_charset.items.config import ItemChecksConfig
 from scrapy_charset.responses.config import CharsetConfig
@@ -114,10 +115,23 @@ class Addon:
 
     def __init__(self, crawler: Crawler | None = None) -> None:
         self.crawler = crawler
+        #: What :meth:`update_settings` enabled, for the repr (Scrapy's "Enabled addons").
+        self.enabled: list[str] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
+        from scrapy.exceptions import NotConfigured
+
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         return cls(crawler)
+
+    def __repr__(self) -> str:
+        if self.enabled is None:
+            return "<scrapy-charset add-on>"
+        if not self.enabled:
+            return "<scrapy-charset add-on: off (CHARSET_ENABLED = False)>"
+        return f"<scrapy-charset add-on: {', '.join(self.enabled)}>"
 
     def update_settings(self, settings: BaseSettings) -> None:
         """Check every ``CHARSET_*`` setting, then enable the components.
@@ -128,15 +142,19 @@ class Addon:
             response_side = CharsetConfig.from_settings(settings)
             item_side = ItemChecksConfig.from_settings(settings)
         _warn_unknown_names(settings)
+        self.enabled = []
         if not response_side.enabled:
             if self.crawler is not None:
                 disabled_notice(self.crawler)
             return
         self._add_middleware(settings)
+        self.enabled.append("response decoding")
         if item_side.enabled:
             self._add_item_checks(settings)
+            self.enabled.append("item checks")
         if item_side.enabled or item_side.item_field:
             self._add_item_stamp(settings)
+            self.enabled.append("item stamp")
 
     def _add_middleware(self, settings: BaseSettings) -> None:
         priority = middleware_priority(

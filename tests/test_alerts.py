@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
+from scrapy_charset.items.alerts import MAX_URLS, REPLACEMENT, Alert, AlertRules
 from tests.spec import REPO
 
 MOJIBAKE = "utf8-as-windows-1252"
@@ -83,9 +83,9 @@ def test_one_alert_per_field_and_kind() -> None:
 
 def test_alert_payload() -> None:
     rules = AlertRules(rate=0.5, min_items=4, window=1000, samples=2)
-    rules.observe("title", [REPLACEMENT], value="a\ufffd", source="detected")
-    rules.observe("title", [REPLACEMENT], value="b\ufffd", source="detected")
-    rules.observe("title", [], value="clean", source="header")
+    rules.observe("title", [REPLACEMENT], value="a\ufffd", source="detected", url="http://a/1")
+    rules.observe("title", [REPLACEMENT], value="b\ufffd", source="detected", url="http://a/1")
+    rules.observe("title", [], value="clean", source="header", url="http://a/2")
     (alert,) = rules.observe("title", [REPLACEMENT], value="c\ufffd", source=None)
     assert alert.as_dict() == {
         "field": "title",
@@ -97,7 +97,31 @@ def test_alert_payload() -> None:
         "sources": {"detected": 2, "unknown": 1},
         "damaged": 3,
         "repaired": 0,
+        "urls": ["http://a/1"],
     }
+
+
+# The pages an alert names: (the page of each damaged item, None for an unknown one; of
+# each clean one) -> the alert's URLs. The rate rule fires at the last damaged item.
+ALERT_URLS = [
+    pytest.param([None] * 4, [], (), id="no-page-known"),
+    pytest.param(["/a"] * 4, [], ("/a",), id="one-page-named-once"),
+    pytest.param(["/a", None, "/b", "/a"], [], ("/a", "/b"), id="known-and-unknown"),
+    pytest.param(["/a", "/b", "/c", "/d"], [], ("/a", "/b", "/c"), id="the-first-three"),
+    pytest.param(["/a", "/a", "/b", "/b"], ["/clean"], ("/a", "/b"), id="clean-pages-not"),
+]
+
+
+@pytest.mark.parametrize(("damaged", "clean", "urls"), ALERT_URLS)
+def test_an_alert_names_the_pages_of_its_values(
+    damaged: list[str | None], clean: list[str], urls: tuple[str, ...]
+) -> None:
+    rules = AlertRules(rate=0.5, min_items=len(damaged) + len(clean), window=1000)
+    for url in clean:
+        rules.observe("title", [], url=url)
+    alerts = [a for url in damaged for a in rules.observe("title", [REPLACEMENT], url=url)]
+    assert [alert.urls for alert in alerts] == [urls]
+    assert len(urls) <= MAX_URLS
 
 
 def test_mojibake_alerts_count_the_repaired_values() -> None:
@@ -218,3 +242,21 @@ def test_monitors_module_imports_without_spidermon() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     ).stdout
     assert "pip install 'scrapy-charset[spidermon]'" in out
+
+
+# Kinds of damage that reach the rate at the same item -> the order of their alerts: by
+# kind, whatever order they were seen in, so a crawl's log is the same on every run.
+SAME_ITEM = [
+    pytest.param([MOJIBAKE, REPLACEMENT], id="mojibake-seen-first"),
+    pytest.param([REPLACEMENT, MOJIBAKE], id="replacement-seen-first"),
+    pytest.param(["utf8-as-windows-1251", MOJIBAKE, REPLACEMENT], id="three-kinds"),
+]
+
+
+@pytest.mark.parametrize("kinds", SAME_ITEM)
+def test_alerts_at_one_item_come_in_the_order_of_their_kinds(kinds: list[str]) -> None:
+    rules = AlertRules(rate=0.1, min_items=len(kinds) + 1, window=1000)
+    for kind in kinds:
+        assert rules.observe("name", [kind]) == []
+    alerts = rules.observe("name", [])
+    assert [alert.kind for alert in alerts] == sorted(kinds)

@@ -118,6 +118,7 @@ class Expected:
             "scrapy_encoding": self.scrapy_encoding,
             "fffd": {"scrapy": self.scrapy.count("\ufffd"), "scrapy_charset": 0},
             "fffd_only": self.fffd_only,
+            "mojibake": None,  # checked by default; none of the differing demo pages has any
             "difference": {
                 "offset": at,
                 "scrapy": self.scrapy[max(0, at - 40) : at + 40],
@@ -422,6 +423,7 @@ def test_audit_warc_files(
             "scrapy_encoding": "euc_jp",
             "fffd": {"scrapy": 2, "scrapy_charset": 1},
             "fffd_only": True,
+            "mojibake": None,
         }
     ]
     # Both texts have one U+FFFD for FD FE; Scrapy's has a second one right after it.
@@ -530,16 +532,31 @@ def test_huge_record_is_skipped_with_the_default_limit(entry_point: Path, tmp_pa
     assert f"{huge} skipped (too_large:" in log
 
 
-def test_text_table(warcs: dict[str, Any], entry_point: Path, tmp_path: Path) -> None:
+# The options of the mojibake check -> whether the table counts mojibake. U+FFFD is always
+# counted; --mojibake, once needed, is still accepted.
+MOJIBAKE_OPTIONS = [
+    pytest.param([], True, id="checked-by-default"),
+    pytest.param(["--no-mojibake"], False, id="no-mojibake"),
+    pytest.param(["--mojibake"], True, id="mojibake-still-accepted"),
+]
+
+
+@pytest.mark.parametrize(("options", "mojibake"), MOJIBAKE_OPTIONS)
+def test_text_table(
+    options: list[str], mojibake: bool, warcs: dict[str, Any], entry_point: Path, tmp_path: Path
+) -> None:
     result = run_scrapy(
-        ["charset", "audit", "--jobs", "1", "--mojibake", str(warcs["folder"] / "demo.warc.gz")],
+        ["charset", "audit", "--jobs", "1", *options, str(warcs["folder"] / "demo.warc.gz")],
         path=[entry_point, REPO],
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["Responses", "read", str(len(pages()))]
-    assert "Still mojibake after decoding" in result.stdout
+    assert "Still U+FFFD after decoding                0" in lines
+    # /fr/ (a header browsers follow too) and /pt/ (stored so): mojibake once decoded.
+    assert ("Still mojibake after decoding              2" in lines) is mojibake
+    assert ("Still mojibake" in result.stdout) is mojibake
     assert "Encoding pair (Scrapy -> scrapy-charset)" in result.stdout
     assert any(line.split()[:1] == ["novosti.example.ru"] for line in lines)
 
@@ -823,7 +840,7 @@ def test_differs_text_counts_only_differences_beyond_fffd(
     # The summary table's lines that these figures feed.
     lines = {
         line.rsplit(None, 1)[0].strip(): line.split()[-1]
-        for line in summary.render().splitlines()[:6]
+        for line in summary.render().splitlines()[:8]
     }
     assert lines["Text differs from plain Scrapy's"] == str(differs)
     assert lines["by U+FFFD only"] == str(fffd_only)
@@ -837,3 +854,40 @@ def test_an_unknown_detector_is_a_settings_error_as_in_a_crawl() -> None:
 
     with pytest.raises(CharsetSettingsError, match="CHARSET_DETECTOR = 'nope'"):
         Auditor(CharsetConfig(detector="nope"))
+
+
+# Bodies -> (U+FFFD in the middleware's text, whether plain Scrapy reads it differently,
+# the first U+FFFD's offset): a page with U+FFFD is counted whether or not it differs.
+REPLACEMENT = [
+    pytest.param(
+        "<p>Caf\ufffd</p>".encode(), "text/html; charset=utf-8", (1, False, 6), id="stored"
+    ),
+    pytest.param(b"<p>caf\xe9</p>", "text/html; charset=utf-8", (1, False, 6), id="invalid-bytes"),
+    pytest.param("<p>Café</p>".encode(), "text/html; charset=utf-8", (0, False, None), id="clean"),
+    pytest.param(
+        '{"a": "\ufffd"}'.encode(),
+        "application/json; charset=iso-8859-1",
+        (1, True, 7),
+        id="fixed-and-still-damaged",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type", "want"), REPLACEMENT)
+def test_pages_with_u_fffd_are_counted(
+    body: bytes, content_type: str, want: tuple[int, bool, int | None]
+) -> None:
+    from scrapy_charset.audit.summary import Summary
+
+    found = audit_record(body, {"Content-Type": content_type}, "http://shop.example/")
+    sample = found.get("fffd_sample")
+    assert (found["fffd"]["scrapy_charset"], found["differs"], sample and sample["offset"]) == want
+    offset = want[2]
+    if offset is not None:
+        assert sample is not None
+        assert sample["text"][offset - max(0, offset - 40)] == "\ufffd"
+    summary = Summary(samples=True)
+    summary.add(found)
+    assert summary.as_dict()["replacement"] == want[0]
+    assert len(summary.replacement_samples) == want[0]
+    assert "Still U+FFFD after decoding" in summary.render()

@@ -5,7 +5,9 @@ stay inert; empty, one-record and only-skipped archives; the page's bounds."""
 
 from __future__ import annotations
 
+import base64
 import copy
+import csv
 import inspect
 import json
 import zipfile
@@ -19,7 +21,12 @@ from lxml import html as lxml_html
 
 from scrapy_charset import audit_record
 from scrapy_charset.audit import report
-from scrapy_charset.audit.summary import MAX_SAMPLE_KINDS, SAMPLES_PER_KIND, Summary
+from scrapy_charset.audit.summary import (
+    MAX_LISTED,
+    MAX_SAMPLE_KINDS,
+    SAMPLES_PER_KIND,
+    Summary,
+)
 from tests.archives import (
     HOSTILE_ID,
     HOSTILE_TEXT,
@@ -145,7 +152,7 @@ def figures(tree: Any) -> dict[str, Any]:
 
 def expected(summary: dict[str, Any], hosts: int) -> dict[str, Any]:
     """What the page must say, worked out from ``--json``'s output."""
-    keys = ["records", "decided", "differs", "differs_fffd_only", "differs_text"]
+    keys = ["records", "decided", "differs", "differs_fffd_only", "differs_text", "replacement"]
     out: dict[str, Any] = {key: summary[key] for key in keys}
     if "mojibake" in summary:
         out["mojibake"] = summary["mojibake"]
@@ -328,8 +335,9 @@ def test_the_http_cache_after_a_real_crawl(
 
 
 def test_parallel_page_is_the_serial_page(
-    archives: Path, entry_point: Path, tmp_path: Path
+    archives: Path, entry_point: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # the same date on both pages
     paths = [
         archives / "demo.wacz",
         archives / "hostile.warc.gz",
@@ -369,7 +377,11 @@ def test_hostile_records_stay_inert(archives: Path, entry_point: Path, tmp_path:
         assert char not in page
         assert f"U+{ord(char):04X}" in shown
     # Links: plain http(s) URLs only; the quote and javascript: URLs are text.
-    hrefs = [a.get("href") for a in tree.iter("a")]
+    # The CSV to download is a data: link the page writes, base64 of text/csv only.
+    (download,) = tree.xpath('//a[@id="csv"]')
+    assert download.get("href").startswith("data:text/csv;charset=utf-8;base64,")
+    assert download.get("download").endswith(".csv")
+    hrefs = [a.get("href") for a in tree.iter("a") if a is not download]
     assert all(href.startswith(("http://", "https://")) for href in hrefs)
     assert not [href for href in hrefs if '"' in href or "javascript" in href.lower()]
     for url in HOSTILE_URLS:
@@ -481,7 +493,7 @@ def test_little_archives_give_a_clear_page(  # noqa: PLR0917 - parameters and fi
         assert tree.xpath('//*[@id="samples-none"]')
         assert tree.xpath('//*[@id="hosts-none"]')
         assert tree.xpath('//div[@id="chart-rules"]/p')  # "Nothing to show", no empty chart
-    assert tree.xpath('//*[@id="mojibake-off"]')  # without --mojibake
+    assert not tree.xpath('//*[@id="mojibake-off"]')  # mojibake is checked by default
 
 
 def test_html_hosts_goes_with_html(entry_point: Path, tmp_path: Path) -> None:
@@ -536,7 +548,7 @@ def _results(count: int) -> list[dict[str, Any]]:
 
 def test_page_size_is_bounded_by_the_caps() -> None:
     sizes = []
-    for count in (800, 8000):
+    for count in (2 * MAX_LISTED, 20 * MAX_LISTED):
         summary = Summary(samples=True)
         for result in _results(count):
             summary.add(result)
@@ -550,6 +562,7 @@ def test_page_size_is_bounded_by_the_caps() -> None:
         kinds = tree.xpath('//article[@class="kind"]')
         assert len(kinds) == report.SAMPLE_KINDS
         assert len(tree.xpath('//div[@id="chart-pairs"]//*[@class="bar"]')) == report.BARS
+        assert len(csv_rows(tree)) == MAX_LISTED
         sizes.append(len(page))
     # Ten times the records: only the figures' digits grow.
     assert sizes[1] - sizes[0] < 400
@@ -586,6 +599,113 @@ def test_host_rows_count_encodings_rules_and_conflicts() -> None:
         "differs": 0,
         "differs_fffd_only": 0,
         "encodings": {"UTF-8": 1, "windows-1252": 1},
-        "sources": {"header": 1, "utf-8": 1},
+        "sources": {"header": 1, "utf8-validity": 1},
         "conflicts": 0,
     }
+
+
+# --- what is still damaged leads; what the add-on fixes follows ----------------------------
+
+UTF8 = [("Content-Type", "text/html; charset=utf-8")]
+MOJIBAKE = "Café crème".encode().decode("cp1252")
+
+#: (path, body, headers, record id or None) of an archive with every kind of page.
+DAMAGED = [
+    ("/stored-fffd", "<p>Caf\ufffd cr\ufffdme".encode(), UTF8, None),
+    ("/invalid-bytes", b"<p>caf\xe9 cr\xe8me", UTF8, "=2+5"),  # a formula, for the CSV
+    ("/mojibake", f"<p>{MOJIBAKE}".encode(), UTF8, None),
+    (
+        "/fixed.json",
+        '{"name": "Café"}'.encode(),
+        [("Content-Type", "application/json; charset=iso-8859-1")],
+        None,
+    ),
+    ("/clean", "<p>Café".encode(), UTF8, None),
+]
+
+
+def csv_rows(tree: Any) -> list[dict[str, str]]:
+    """The rows of the CSV the page's download link carries."""
+    href = tree.xpath('//a[@id="csv"]/@href')[0]
+    prefix = "data:text/csv;charset=utf-8;base64,"
+    assert href.startswith(prefix)
+    content = base64.b64decode(href[len(prefix) :]).decode("utf-8")
+    return list(csv.DictReader(content.splitlines()))
+
+
+@pytest.fixture(scope="module")
+def damaged(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("damaged") / "damaged.warc.gz"
+    with open(path, "wb") as stream:
+        archive = Archive(stream)
+        for page_path, body, headers, ident in DAMAGED:
+            archive.response(f"http://shop.example{page_path}", body, headers, ident=ident)
+    return path
+
+
+def test_the_page_leads_with_what_is_still_damaged(
+    damaged: Path, entry_point: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    page, summary, _ = run(entry_point, tmp_path, damaged, name="damaged")
+    tree = parse(page)
+    assert comparable(figures(tree)) == expected(summary, report.HOSTS)
+    # U+FFFD the page stores and bytes invalid in its encoding: counted, in --json too.
+    assert (summary["replacement"], summary["mojibake"], summary["differs"]) == (2, 1, 1)
+    assert tree.xpath('//*[@id="audit-date"]')[0].text_content() == "2026-01-01 00:00 UTC"
+    # Damage first, then what scrapy-charset fixes, which is not shown as a failure.
+    ids = [element.get("id") for element in tree.xpath("//*[@id]")]
+    assert ids.index("damaged") < ids.index("fixed") < ids.index("read")
+    assert ids.index("replacement") < ids.index("mojibake") < ids.index("samples")
+    fixed = tree.xpath('//*[@data-figure="differs"]/..')[0]
+    assert "bad" not in fixed.get("class")
+    damage_cards = tree.xpath('//div[@id="damaged"]/div')
+    assert [card.get("class") for card in damage_cards] == ["card bad", "card bad"]
+    # Each U+FFFD page is a sample, the character marked.
+    samples = tree.xpath('//section[@id="replacement"]/div[@class="sample"]')
+    assert [s.xpath(".//a")[0].text_content() for s in samples] == [
+        "http://shop.example/stored-fffd",
+        "http://shop.example/invalid-bytes",
+    ]
+    assert all(s.xpath('.//mark[text()="\ufffd"]') for s in samples)
+    # The CSV: the damaged pages first, then the fixed one; a clean page is not in it, and
+    # a cell a spreadsheet would run as a formula is text.
+    rows = csv_rows(tree)
+    assert [(row["url"], row["damage"], row["read_differently"]) for row in rows] == [
+        ("http://shop.example/stored-fffd", "U+FFFD", "no"),
+        ("http://shop.example/invalid-bytes", "U+FFFD", "no"),
+        ("http://shop.example/mojibake", "mojibake", "no"),
+        ("http://shop.example/fixed.json", "none", "yes"),
+    ]
+    assert rows[1]["record"] == "'=2+5"
+    assert rows[2]["mojibake"] == "utf8-as-windows-1252"
+    assert tree.xpath('//a[@id="csv"]/@download') == ["scrapy-charset-audit-2026-01-01.csv"]
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        pytest.param("http://example.com/", "http://example.com/", id="url-as-is"),
+        pytest.param("=HYPERLINK(1)", "'=HYPERLINK(1)", id="equals"),
+        pytest.param("+1", "'+1", id="plus"),
+        pytest.param("-1", "'-1", id="minus"),
+        pytest.param("@SUM(1)", "'@SUM(1)", id="at"),
+        pytest.param("\t=1", "'\t=1", id="tab"),
+        pytest.param("a=1", "a=1", id="equals-inside"),
+    ],
+)
+def test_csv_cells_never_run_as_formulas(value: str, cell: str) -> None:
+    assert report._cell(value) == cell
+
+
+def test_the_no_mojibake_page_says_so(damaged: Path, entry_point: Path, tmp_path: Path) -> None:
+    page, summary, _ = run(entry_point, tmp_path, damaged, "--no-mojibake", name="off")
+    tree = parse(page)
+    assert "mojibake" not in summary
+    assert summary["replacement"] == 2  # U+FFFD is always counted
+    assert tree.xpath('//*[@id="mojibake-off"]')
+    assert [row["url"] for row in csv_rows(tree)] == [
+        "http://shop.example/stored-fffd",
+        "http://shop.example/invalid-bytes",
+        "http://shop.example/fixed.json",
+    ]

@@ -14,6 +14,7 @@ import pycountry
 import pytest
 
 from scrapy_charset.commands.trail import explain, render
+from scrapy_charset.sniffing import Kind
 from tests.example import run_scrapy, write_entry_point
 from tests.server import Page, serve
 from tests.spec import PACKAGE, REPO
@@ -275,7 +276,7 @@ def test_trail_records_each_step() -> None:
     # The header decided: the rules after it did not run (the declarations after it are
     # read for conflicts).
     assert trail["utf8"] is None
-    assert trail["not_run"] == ["utf-8", "detected", "default"]
+    assert trail["not_run"] == ["utf8-validity", "detected", "default"]
     assert trail["detection"]["ran"] is False
     assert trail["detection"]["result"] is None
 
@@ -298,7 +299,7 @@ OFFLINE = [
         "<p>Ägypten</p>".encode(),
         "text/html; charset=utf-7",
         "UTF-8",
-        "utf-8",
+        "utf8-validity",
         id="refused-utf-7-header",
     ),
     # A <meta> past the first 1024 bytes, still in <head>, counts (late meta).
@@ -475,9 +476,13 @@ def test_fetch_failure_is_reported(entry_point: Path, tmp_path: Path) -> None:
     assert f"could not fetch {url}" in result.stderr
 
 
-def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "scheme", [pytest.param("http://", id="absolute"), pytest.param("", id="no-scheme")]
+)
+def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path, scheme: str) -> None:
     with DemoSite() as site:
-        result = scrapy(["charset", site.base_url + "/el/"], entry_point, tmp_path)
+        url = scheme + site.base_url.removeprefix("http://") + "/el/"
+        result = scrapy(["charset", url], entry_point, tmp_path)
     assert result.returncode == 0, result.stderr
     assert "Decision      windows-1253: source meta" in result.stdout
 
@@ -489,11 +494,15 @@ def test_fetch_decompresses_like_a_crawl(entry_point: Path, tmp_path: Path) -> N
         pytest.param(["--file", "missing.html"], "cannot read missing.html", id="missing-file"),
         pytest.param(["--file", "x", "https://example.org/"], "not both", id="file-and-url"),
         pytest.param(["--file", "x", "--url", "example.org"], "absolute URL", id="relative-url"),
-        pytest.param(["example.org/page"], "give an absolute URL", id="url-without-scheme"),
         pytest.param(
             ["--url", "https://example.org/", "https://example.org/"],
             "go with --file",
             id="url-without-file",
+        ),
+        pytest.param(
+            ["--no-mojibake", "https://example.org/"],
+            "--no-mojibake goes with 'scrapy charset audit'",
+            id="audit-option-without-audit",
         ),
     ],
 )
@@ -514,14 +523,11 @@ def test_command_module_imports_nothing_else_from_the_package() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     ).stdout.strip()
-    # The package's own import brings only _moved (the finder of the old import paths) and
-    # its stand-in for the old scrapy_charset.sniff package, which loads nothing.
+    # The package's own import brings nothing of its own beyond the command.
     assert out.split(",") == [
         "scrapy_charset",
-        "scrapy_charset._moved",
         "scrapy_charset.commands",
         "scrapy_charset.commands.charset",
-        "scrapy_charset.sniff",
     ]
 
 
@@ -646,8 +652,8 @@ def test_no_detector_guess_when_the_utf8_rule_decided(entry_point: Path, tmp_pat
     with serve(ROUTES) as base:
         result = scrapy(["charset", base + "/page"], entry_point, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "Decision      UTF-8: source utf-8" in result.stdout
-    assert "Detection           not run: the UTF-8 rule decided first" in result.stdout
+    assert "Decision      UTF-8: source utf8-validity" in result.stdout
+    assert "Detection           not run: the UTF-8 validity rule decided first" in result.stdout
     assert "chardet" not in result.stdout  # no detector's name, so no guess
 
 
@@ -738,3 +744,114 @@ def test_damage_names_the_rule(entry_point: Path, tmp_path: Path, body: str) -> 
     assert f"  rule            {report.rule} on {report.evidence!r}" in text.stdout
     damage = json.loads(data.stdout)["damage"]
     assert (damage["rule"], damage["evidence"]) == (report.rule, report.evidence)
+
+
+# --- What to do about damaged text --------------------------------------------------------
+
+CAFE = "<p>Une tasse de café crème, s'il vous plaît, et une crêpe au sucre.</p>"
+
+# (body, Content-Type) -> the fix: its action and, for an override, the declaration it
+# names and the encoding it gives; None for no fix.
+FIXES = [
+    pytest.param(
+        CAFE.encode(),
+        "text/html; charset=iso-8859-1",
+        ("override", "header", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-header",
+    ),
+    pytest.param(
+        b'<meta charset="windows-1251">' + CAFE.encode(),
+        "text/html",
+        ("override", "meta", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-meta",
+    ),
+    pytest.param(
+        b'<?xml version="1.0" encoding="iso-8859-1"?><p>' + CAFE.encode() + b"</p>",
+        "application/xml",
+        ("override", "xml-declaration", "UTF-8", "valid_utf8"),
+        id="utf8-body-wrong-xml-declaration",
+    ),
+    pytest.param(
+        ("<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 4).encode("cp1251"),
+        "text/html; charset=utf-8",
+        ("override", "header", "windows-1251", "detected"),
+        id="windows-1251-body-declared-utf8",
+    ),
+    pytest.param(CAFE.encode(), "text/html; charset=utf-8", None, id="right-header-no-fix"),
+    pytest.param(CAFE.encode("cp1252"), "text/html", None, id="undeclared-no-damage"),
+    pytest.param(
+        CAFE.encode().decode("cp1252").encode(),
+        "text/html; charset=utf-8",
+        ("stored", "default"),
+        id="mojibake-stored-by-the-page",
+    ),
+    pytest.param(
+        b"<p>caf\xef\xbf\xbd cr\xef\xbf\xbdme</p>",
+        "text/html; charset=utf-8",
+        None,
+        id="u-fffd-stored-nothing-to-override",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type", "fix"), FIXES)
+def test_the_trail_says_what_to_do(
+    body: bytes, content_type: str, fix: tuple[str, ...] | None
+) -> None:
+    found = explain(body, url="http://shop.example/p", content_type=content_type)
+    got = found["fix"]
+    if fix is None:
+        assert got is None
+        assert "Fix " not in render(found)
+        return
+    if got["action"] == "stored":
+        assert (got["action"], got["repairs"]) == fix
+    else:
+        assert (got["action"], got["declaration"], got["encoding"], got["because"]) == fix
+        assert got["meta"] == {"charset_encoding": fix[2]}
+        assert f'meta={{"charset_encoding": "{fix[2]}"}}' in render(found)
+        # The override it names does read the page with no damage.
+        assert (
+            explain(body, url="http://shop.example/p", content_type=content_type, override=fix[2])[
+                "damage"
+            ]
+            is None
+        )
+
+
+def test_the_fix_on_a_page_declared_wrong_reads_as_the_docs_say() -> None:
+    found = explain(
+        CAFE.encode(), url="http://shop.example/p", content_type="text/html; charset=latin1"
+    )
+    assert render(found).splitlines()[-3:] == [
+        'Fix           the Content-Type charset "latin1" is wrong for this body: it is valid '
+        "UTF-8, and reads as UTF-8 with no damage",
+        '  per request     scrapy.Request(url, meta={"charset_encoding": "UTF-8"})',
+        "  to check        this command with --encoding UTF-8",
+    ]
+
+
+HEAD = "<html><head><title>A shop</title></head><body>"  # more than the context
+
+# (the text before the damage, the kind) -> how the damage sample starts: in markup, at
+# the run of text the damage is in; in a run of text longer than the context, and in a
+# body that is not markup, at a word.
+SAMPLE_STARTS = [
+    pytest.param(HEAD + "<ul><li>one</li><li>", "html", "CafÃ©", id="html-at-the-text"),
+    pytest.param(HEAD + "<p>" + "word " * 12, "html", "word word", id="long-run-at-a-word"),
+    pytest.param(HEAD + '<a href="/' + "x" * 60 + '">', "html", "CafÃ©", id="after-a-long-tag"),
+    pytest.param("<r>" + "<item><id>1</id></item>" * 3 + "<name>", "xml", "CafÃ©", id="xml"),
+    pytest.param("<p>short <b>", "html", "<p>short <b>CafÃ©", id="near-the-start-whole"),
+    pytest.param("plain text that runs on and on, " * 2, "text", "on, plain", id="text-at-a-word"),
+]
+
+
+@pytest.mark.parametrize(("before", "kind", "start"), SAMPLE_STARTS)
+def test_damage_samples_start_at_text(before: str, kind: Kind, start: str) -> None:
+    body = (before + "CafÃ©té crÃ¨me brÃ»lÃ©e").encode()
+    found = explain(
+        body, url="http://shop.example/p", content_type="text/plain; charset=utf-8", kind=kind
+    )
+    sample = found["damage"]["sample"]
+    assert sample.startswith(start), sample
+    assert "Ã©" in sample

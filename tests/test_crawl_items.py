@@ -73,8 +73,14 @@ class AlertRecorder:
         crawler.signals.connect(recorder.closed, signal=signals.spider_closed)
         return recorder
 
-    def record(
-        self, field: str, kind: str, rate: float, samples: list[str], sources: dict[str, int]
+    def record(  # noqa: PLR0917 - Scrapy hands a signal's arguments by keyword
+        self,
+        field: str,
+        kind: str,
+        rate: float,
+        samples: list[str],
+        sources: dict[str, int],
+        urls: list[str],
     ) -> None:
         payload = {
             "field": field,
@@ -82,6 +88,7 @@ class AlertRecorder:
             "rate": rate,
             "samples": samples,
             "sources": sources,
+            "urls": urls,
         }
         with open(self.path, "a", encoding="utf-8") as out:
             out.write(json.dumps(payload) + "\n")
@@ -197,6 +204,7 @@ def test_crawl_checks_stamps_repairs_and_alerts_once(tmp_path: Path) -> None:
             "rate": 1.0,
             "samples": [DAMAGED] * 3,
             "sources": {good["source"]: 5},
+            "urls": [result.response("/good")["url"]],
         },
         {
             "field": "title",
@@ -204,6 +212,7 @@ def test_crawl_checks_stamps_repairs_and_alerts_once(tmp_path: Path) -> None:
             "rate": 1.0,
             "samples": ["Caf\ufffd 0", "Caf\ufffd 1", "Caf\ufffd 2"],
             "sources": {bad["source"]: 5},
+            "urls": [result.response("/bad")["url"]],
         },
     ]
     assert result.stats["finish_reason"] == "finished"
@@ -468,6 +477,18 @@ def test_crawl_attributes_damage_to_the_decision_with_addons_only(tmp_path: Path
     alerts = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
     sources = {a["field"]: a["sources"] for a in alerts if "sources" in a}
     assert sources == {"name": {"header": 5}, "title": {"detected": 5}}
+    # Each alert names the page its values came from, on the line after it and in the
+    # signal; the close lists the damaged pages, those left damaged first.
+    urls = {a["field"]: a["urls"] for a in alerts if "urls" in a}
+    assert urls == {"name": [f"{base}/good"], "title": [f"{base}/bad"]}
+    lines = result.log.splitlines()
+    pages = [lines[i + 1] for i, line in enumerate(lines) if "Charset alert: " in line]
+    assert sorted(pages) == [f"  pages: {base}/bad", f"  pages: {base}/good"]
+    assert _messages(result.log, "Charset: damage left") == [
+        "[scrapy_charset.items.pipeline] INFO: Charset: damage left in the items of 1 page "
+        f"(U+FFFD, or mojibake not repaired): {base}/bad; repaired in the items of 1 page: "
+        f"{base}/good"
+    ]
 
 
 def test_small_crawl_says_why_it_raised_no_alert(tmp_path: Path) -> None:

@@ -69,15 +69,16 @@ NOT_OUTPUT_CODE = "not output: code to copy"
 #: (page, first line of the block) -> how the block is produced.
 BLOCKS: dict[tuple[str, str], str] = {
     ("README.md", "python -m pip install scrapy-charset"): NOT_OUTPUT,
-    (
-        "README.md",
-        "git clone https://github.com/scrapy-charset/scrapy-charset && cd scrapy-charset",
-    ): NOT_OUTPUT,
-    (
-        "README.md",
-        'python -m pip install -e ".[demo]" && (cd example_project && python -m scrapy crawl demo)',
-    ): NOT_OUTPUT,
+    ("README.md", "[scrapy_charset.responses.middleware] WARNING: http://127.0.0.1:8000/fr/"): (
+        "test_shop_crawl_log"
+    ),
+    ("README.md", "$ scrapy charset http://127.0.0.1:8000/fr/"): "test_shop_command_output",
     ("README.md", 'python -m pip install -e ".[test]" && python -m pytest'): NOT_OUTPUT,
+    ("docs/getting-started.md", "python -m pip install scrapy-charset"): NOT_OUTPUT,
+    (
+        "docs/getting-started.md",
+        "[scrapy_charset.responses.middleware] WARNING: http://127.0.0.1:8000/fr/",
+    ): "test_shop_crawl_log",
     ("docs/architecture.md", "scrapy_charset/"): (
         "tests/test_architecture.py::test_architecture_tree_lists_every_module"
     ),
@@ -85,13 +86,14 @@ BLOCKS: dict[tuple[str, str], str] = {
     ("docs/audit.md", 'pip install "scrapy-charset[audit]"'): NOT_OUTPUT,
     ("docs/audit.md", "Responses read                            16"): "test_audit_summary",
     ("docs/audit.md", "{"): "test_audit_diff_out_line",
-    ("docs/audit.md", "scrapy charset audit --mojibake --html report.html \\"): NOT_OUTPUT,
+    ("docs/audit.md", "scrapy charset audit --html report.html \\"): NOT_OUTPUT,
     ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/vi/"): "test_command_output",
     (
         "docs/command.md",
         "$ http_proxy=http://127.0.0.1:8000 scrapy charset http://novosti.example.ru/",
     ): "test_command_output",
     ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/pt/"): "test_command_output",
+    ("docs/command.md", "$ scrapy charset http://127.0.0.1:8000/fr/"): "test_command_output",
     (
         "docs/command.md",
         '$ scrapy charset --file currencies.json --content-type "application/json; '
@@ -151,6 +153,10 @@ BLOCKS: dict[tuple[str, str], str] = {
         "[scrapy_charset.responses.middleware] WARNING: scrapy_charset.responses.middleware."
         "Charset",
     ): "tests/test_crawl_settings.py::test_middleware_listed_above_the_decompressor_is_reported",
+    (
+        "docs/settings-validation.md",
+        "[scrapy_charset._placement] WARNING: scrapy_charset.CharsetMiddleware is listed in",
+    ): "tests/test_crawl_settings.py::test_the_misplacement_warning_in_the_docs_is_the_crawls",
     (
         "docs/settings-validation.md",
         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (cut, 10000 characters)",
@@ -277,15 +283,15 @@ def shown(lines: list[str], output: str) -> None:
     assert actual == expected
 
 
-def _command_block(first: str) -> tuple[list[str], list[str]]:
+def _command_block(first: str, page: str = "docs/command.md") -> tuple[list[str], list[str]]:
     """A console block's command (after ``$ ``) as arguments, and its output lines."""
-    lines = block("docs/command.md", first)
+    lines = block(page, first)
 
     return shlex.split(lines[0][2:]), lines[1:]
 
 
 COMMANDS = [key[1] for key, how in BLOCKS.items() if how == "test_command_output"]
-IDS = ["vi", "proxy-ru", "pt", "file-json"]
+IDS = ["vi", "proxy-ru", "pt", "fr", "file-json"]
 #: The blocks that show plain Scrapy's guess on an undeclared page.
 UNDECLARED = {"proxy-ru"}
 
@@ -321,14 +327,14 @@ def demo_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-AUDIT_COMMAND = "`scrapy charset audit --mojibake demo.warc.gz` prints, with Scrapy"
+AUDIT_COMMAND = "`scrapy charset audit demo.warc.gz` prints, with Scrapy"
 
 
 def test_audit_summary(entry_point: Path, demo_warc: Path) -> None:
     page = (REPO / "docs" / "audit.md").read_text(encoding="utf-8")
     assert f"{AUDIT_COMMAND} {DOC_SCRAPY}:" in page  # the command the block is the output of
     needs_doc_scrapy()  # the undeclared Spanish page's pair
-    output = run(["charset", "audit", "--mojibake", "demo.warc.gz"], entry_point, demo_warc)
+    output = run(["charset", "audit", "demo.warc.gz"], entry_point, demo_warc)
     shown(block("docs/audit.md", "Responses read                            16"), output)
 
 
@@ -372,3 +378,50 @@ def test_compare_output() -> None:
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.rstrip("\n").splitlines() == lines
+
+
+# --- The shop of README.md and docs/getting-started.md --------------------------------------
+
+#: The pages whose log and command output README.md and Getting started show.
+LOG_PAGES = ["README.md", "docs/getting-started.md"]
+
+
+def test_shop_crawl_log() -> None:
+    """The crawl of the shop with the ``ADDONS`` line only (its pages one at a time, so the
+    log is the same on every run): scrapy-charset's lines are the ones README.md and
+    Getting started show, and the items are repaired as they say."""
+    from tests.crawl import run_crawl
+    from tests.server import serve
+    from tests.shop import DISHES, PAGES
+
+    with serve(PAGES) as base:
+        urls = [f"{base}{path}" for path in PAGES]
+        result = run_crawl(
+            urls,
+            {"ADDONS": {"scrapy_charset.Addon": 0}, "CONCURRENT_REQUESTS": 1},
+            extract=dict.fromkeys(urls, DISHES),
+        )
+    lines = result.log.replace(base, DOC_BASE).splitlines()
+    shown = [
+        re.sub(r"^\S+ \S+ ", "", line)  # the timestamp
+        for line in lines
+        if ("[scrapy_charset." in line and "] DEBUG: " not in line) or line.startswith("  pages:")
+    ]
+    for page in LOG_PAGES:
+        assert block(page, shown[0]) == shown, page
+    values = {item["value"] for item in result.items}
+    assert {"Crème brûlée", "Pão de queijo"} <= values  # repaired, as both pages say
+    assert not [value for value in values if "Ã" in value]
+    assert "K\ufffdsesp\ufffdtzle" in values  # U+FFFD stays
+
+
+def test_shop_command_output(entry_point: Path, tmp_path: Path) -> None:
+    from tests.server import serve
+    from tests.shop import PAGES
+
+    args, expected = _command_block("$ scrapy charset http://127.0.0.1:8000/fr/", "README.md")
+    with serve(PAGES) as base:
+        output = run(
+            ["charset", *(arg.replace(DOC_BASE, base) for arg in args[2:])], entry_point, tmp_path
+        )
+    shown(expected, output.replace(base, DOC_BASE))

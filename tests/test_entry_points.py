@@ -181,7 +181,7 @@ CASES = {
         "<p>Café</p>".encode(),
         {"Content-Type": "text/html; charset=" + "x" * 300},
         "http://127.0.0.1/fr/",
-        ("UTF-8", "utf-8", "html", None),
+        ("UTF-8", "utf8-validity", "html", None),
     ),
     # An override that is not a string is recorded as an unknown label, then the header
     # decides (a meta value the command and the audit cannot carry).

@@ -273,6 +273,46 @@ KINDS = [
 ]
 
 
+def _response_at(url: str, decision: Any = DECISION) -> HtmlResponse:
+    meta = {"charset": decision.as_dict()} if isinstance(decision, EncodingDecision) else {}
+    return HtmlResponse(url, body=b"<p>x", request=scrapy.Request(url, meta=meta))
+
+
+# The origin each item gets: (the responses, by URL and with a decision or not, of each
+# item) -> each item's (source, url), and which items share one origin.
+ORIGINS = [
+    pytest.param(
+        [("http://a/1", True), ("http://a/1", True)],
+        [("meta", "http://a/1")] * 2,
+        id="one-response-its-decision",
+    ),
+    pytest.param([("http://a/1", False)], [(None, "http://a/1")], id="no-decision-a-page-still"),
+    pytest.param(
+        [("http://a/1", True), ("http://a/2", True)],
+        [("meta", "http://a/1"), ("meta", "http://a/2")],
+        id="two-responses",
+    ),
+]
+
+
+@pytest.mark.parametrize(("pages", "expected"), ORIGINS)
+def test_each_item_gets_its_pages_origin(
+    pages: list[tuple[str, bool]], expected: list[tuple[str | None, str]]
+) -> None:
+    mw = middleware(None)
+    assert mw.sources is not None
+    responses = {url: _response_at(url, DECISION if decided else None) for url, decided in pages}
+    items = [{"n": i} for i in range(len(pages))]
+    # Items of one response go through the spider output together, as Scrapy hands them.
+    for url, page_response in responses.items():
+        mine = [item for item, (page, _) in zip(items, pages, strict=True) if page == url]
+        list(mw.process_spider_output(page_response, iter(mine)))
+    origins = [mw.sources.pop_origin(item) for item in items]
+    assert [(o.source, o.url) for o in origins if o is not None] == expected
+    shared = len({id(o) for o in origins})
+    assert shared == len(responses)  # one origin per response, shared by its items
+
+
 @pytest.mark.parametrize(("factory", "weak"), KINDS)
 def test_sources_are_kept_per_item_object(factory: Any, weak: bool) -> None:
     sources = ItemSources()

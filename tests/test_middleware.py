@@ -342,7 +342,7 @@ DECISIONS = [
         id="bom-beats-header",
     ),
     pytest.param(
-        Case(HtmlResponse, "text/html", "<p>Grüße</p>", "utf-8", "UTF-8", "utf-8"),
+        Case(HtmlResponse, "text/html", "<p>Grüße</p>", "utf-8", "UTF-8", "utf8-validity"),
         id="undeclared-utf-8",
     ),
     pytest.param(
@@ -388,7 +388,7 @@ DECISIONS = [
             '<html><meta charset="big5"/>Grüße</html>',
             "utf-8",
             "UTF-8",
-            "utf-8",
+            "utf8-validity",
         ),
         id="xhtml-ignores-meta",
     ),
@@ -400,7 +400,7 @@ DECISIONS = [
             "<a>Grüße</a>",
             "utf-8",
             "UTF-8",
-            "utf-8",
+            "utf8-validity",
             settings={"CHARSET_DEFAULT_ENCODING": "cp1251"},
         ),
         id="xml-valid-utf-8",
@@ -441,7 +441,14 @@ DECISIONS = [
     ),
     # Plain text has no in-document declaration: the <meta> is just text.
     pytest.param(
-        Case(TextResponse, "text/plain", '<meta charset="big5"> Grüße', "utf-8", "UTF-8", "utf-8"),
+        Case(
+            TextResponse,
+            "text/plain",
+            '<meta charset="big5"> Grüße',
+            "utf-8",
+            "UTF-8",
+            "utf8-validity",
+        ),
         id="text-plain-no-meta-scan",
     ),
     pytest.param(
@@ -840,7 +847,7 @@ def test_conflict_warned_once_per_domain_and_reason(caplog: pytest.LogCaptureFix
     assert "https://b.example/1" in warnings[1]
     debug = [r for r in caplog.records if r.levelno == logging.DEBUG]
     assert len(debug) == 3  # one per decision
-    assert "UTF-8 (header, 'utf-8', certain); ignored: meta 'big5'" in debug[0].getMessage()
+    assert "UTF-8 (header, 'utf-8'); ignored: meta 'big5'" in debug[0].getMessage()
     assert charset_stats(mw)["charset/ignored/header_meta_conflict"] == 3
 
 

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
@@ -33,6 +34,7 @@ from fuzz.pipeline_items import (
 )
 from scrapy_charset.addon import Addon
 from scrapy_charset.items.pipeline import CharsetDropItem, CharsetPipeline
+from scrapy_charset.items.stamp import CharsetItemStampMiddleware
 from scrapy_charset.responses.config import CharsetSettingsError
 from scrapy_charset.signals import charset_alert
 
@@ -273,6 +275,115 @@ def test_alert_warns_once_counts_and_signals(caplog: pytest.LogCaptureFixture) -
     assert [(r["field"], r["kind"], r["rate"], r["samples"], r["sources"]) for r in received] == [
         ("title", "replacement", 1.0, ["t0\ufffd", "t1\ufffd", "t2\ufffd"], {"detected": 4})
     ]
+
+
+def _through_the_stamp(
+    settings: dict[str, Any], pages: list[tuple[str | None, dict[str, Any]]]
+) -> CharsetPipeline:
+    """The pipeline of a crawler whose item stamp saw each item's page (one response per
+    URL, its items together; None: an item with no response, a start item), every item
+    processed in order, the spider closed."""
+    crawler = get_crawler(scrapy.Spider, settings_dict=settings)
+    pipeline = build_from_crawler(CharsetPipeline, crawler)
+    stamp = build_from_crawler(CharsetItemStampMiddleware, crawler)
+    by_page: dict[str, list[Any]] = {}
+    for url, item in pages:
+        if url is not None:
+            by_page.setdefault(url, []).append(item)
+    for url, items in by_page.items():  # a response's items go through the stamp together
+        response = HtmlResponse(url, body=b"<p>x", request=scrapy.Request(url))
+        list(stamp.process_spider_output(response, items))
+    for _, item in pages:
+        pipeline.process_item(item)
+    pipeline.close_spider()
+    return pipeline
+
+
+def test_an_alert_names_its_pages_in_the_log_and_the_signal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    received: list[dict[str, Any]] = []
+
+    def on_alert(**kwargs: Any) -> None:
+        received.append(kwargs)
+
+    crawler = get_crawler(scrapy.Spider, settings_dict={"CHARSET_ALERT_MIN_ITEMS": 4})
+    crawler.signals.connect(on_alert, signal=charset_alert)
+    pipeline = build_from_crawler(CharsetPipeline, crawler)
+    stamp = build_from_crawler(CharsetItemStampMiddleware, crawler)
+    with caplog.at_level(logging.WARNING):
+        for i in range(5):
+            url = f"http://shop.example/p{i}"
+            response = HtmlResponse(url, body=b"<p>x", request=scrapy.Request(url))
+            pipeline.process_item(stamp.get_processed_item({"name": DAMAGED}, response))
+    (message,) = [r.getMessage() for r in caplog.records if "Charset alert" in r.getMessage()]
+    first, pages = message.split("\n")
+    assert first.startswith("Charset alert: utf8-as-windows-1252 in field 'name': 100.0% of 4")
+    assert (
+        pages == "  pages: http://shop.example/p0, http://shop.example/p1, http://shop.example/p2"
+    )
+    assert [r["urls"] for r in received] == [
+        ["http://shop.example/p0", "http://shop.example/p1", "http://shop.example/p2"]
+    ]
+
+
+# The closing list of damaged pages: (settings, (page, item) in the order they come) -> the
+# INFO line, or None when no item held damage.
+PAGES_NOTE = [
+    pytest.param({}, [("http://a/1", {"name": "ok"})], None, id="clean-no-line"),
+    pytest.param(
+        {},
+        [("http://a/1", {"t": "x\ufffd"}), ("http://a/1", {"t": "y\ufffd"})],
+        "Charset: damage left in the items of 1 page (U+FFFD, or mojibake not repaired): "
+        "http://a/1",
+        id="a-page-counted-once",
+    ),
+    pytest.param(
+        {},
+        [("http://a/1", {"name": DAMAGED}), ("http://a/2", {"t": "x\ufffd"})],
+        "Charset: damage left in the items of 1 page (U+FFFD, or mojibake not repaired): "
+        "http://a/2; repaired in the items of 1 page: http://a/1",
+        id="left-first-then-repaired",
+    ),
+    pytest.param(
+        {"CHARSET_REPAIR_ENABLED": False},
+        [("http://a/1", {"name": DAMAGED})],
+        "Charset: damage left in the items of 1 page (U+FFFD, or mojibake not repaired): "
+        "http://a/1",
+        id="repair-off-mojibake-left",
+    ),
+    pytest.param(
+        {},
+        [(f"http://a/{i}", {"t": "x\ufffd"}) for i in range(13)],
+        "Charset: damage left in the items of 13 pages (U+FFFD, or mojibake not repaired): "
+        + ", ".join(f"http://a/{i}" for i in range(10))
+        + " and 3 more",
+        id="ten-named-the-rest-counted",
+    ),
+    pytest.param(
+        {},
+        [(None, {"t": "x\ufffd"}), (None, {"t": "y\ufffd"})],
+        "Charset: 2 damaged items from no known page",
+        id="no-page-known",
+    ),
+]
+
+
+@pytest.mark.parametrize(("settings", "pages", "line"), PAGES_NOTE)
+def test_the_close_names_the_damaged_pages(
+    settings: dict[str, Any],
+    pages: list[tuple[str | None, dict[str, Any]]],
+    line: str | None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.INFO, logger="scrapy_charset.items.pipeline"):
+        _through_the_stamp(settings, pages)
+    notes = [
+        r.getMessage()
+        for r in caplog.records
+        if r.getMessage().startswith("Charset: ") and "raised no alert" not in r.getMessage()
+    ]
+    assert notes == ([] if line is None else [line])
 
 
 # The mojibake alert says whether its values were repaired: (settings, values) -> the words.

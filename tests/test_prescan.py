@@ -68,11 +68,11 @@ def test_html5lib_encoding(data: bytes, expected: str, undeclared: bool) -> None
         # Nothing the prescan reads: the undeclared ASCII body is UTF-8 (the scraping
         # side's rule), the same text as the suite's windows-1252 default.
         assert prescan(data).encoding is None
-        assert (decision.encoding, decision.source) == ("UTF-8", "utf-8")
+        assert (decision.encoding, decision.source) == ("UTF-8", "utf8-validity")
         assert data.decode("utf-8") == data.decode("cp1252")
     else:
         assert decision.encoding == lookup(expected)
-        assert decision.source != "utf-8"
+        assert decision.source != "utf8-validity"
 
 
 @pytest.mark.parametrize(("data", "expected"), PRESCAN3)

@@ -102,18 +102,45 @@ def test_readme_links_work_on_pypi() -> None:
             assert (REPO / link.removeprefix(BLOB).split("#")[0]).exists(), link
 
 
-def test_quick_start_is_clone_then_two_commands() -> None:
-    """Clone first; then one command installs and runs the demo, one installs and runs
-    the tests, each from the clone's root whatever ran before (the demo's ``cd`` is in a
-    subshell)."""
-    clone, demo, tests = _commands(_section("Quick start"))
-    assert clone.startswith("git clone https://github.com/scrapy-charset/scrapy-charset ")
-    assert demo.startswith('python -m pip install -e ".[demo]" && (cd example_project && ')
-    assert demo.endswith(")")
+#: README.md's sections, in a new user's order: what it is for, how to install and enable
+#: it, what the crawl then shows and changes, the one command to ask why; then the links,
+#: and the contributors' part last.
+SECTIONS = [
+    "What it solves",
+    "Install",
+    "Enable it",
+    "What you will see",
+    "What it changes in your items",
+    "Why did this page come out that way?",
+    "Documentation",
+    "Contributing",
+    "Licence",
+    "Changelog",
+]
+
+
+def test_readme_is_written_for_users_first() -> None:
+    assert re.findall(r"^## (.+)$", README, re.MULTILINE) == SECTIONS
+    assert _commands(_section("Install")) == ["python -m pip install scrapy-charset"]
+    assert 'ADDONS = {"scrapy_charset.Addon": 0}' in _section("Enable it")
+
+
+def test_the_settings_readme_and_getting_started_name_exist() -> None:
+    """Every CHARSET_* name the user's pages give is a setting the package reads and the
+    settings reference lists: none is invented."""
+    from scrapy_charset._settings import SETTINGS
+
+    reference = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")
+    for page in (README, (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")):
+        named = set(re.findall(r"\bCHARSET_[A-Z_]+\b", page))
+        assert named
+        assert named <= SETTINGS, named - SETTINGS
+        assert all(f"`{name}`" in reference for name in named)
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """CI's ``.ci/run`` runs the test command README.md gives contributors, as written."""
+    (tests,) = _commands(_section("Contributing"))
     assert tests == 'python -m pip install -e ".[test]" && python -m pytest'
-
-
-def test_ci_runs_the_quick_start_test_command() -> None:
-    tests = _commands(_section("Quick start"))[-1]
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci

@@ -131,7 +131,7 @@ CASES = [
         b"+AGEAYgBj-",
         "text/html; charset=utf-7",
         "UTF-8",
-        "utf-8",
+        "utf8-validity",
         ignored=["refused_label"],
     ),
     case(
@@ -233,9 +233,9 @@ CASES = [
         label="koi8-r",
     ),
     # The scraping side's rule: valid UTF-8 is UTF-8.
-    case("utf8-valid", "<p>café".encode(), None, "UTF-8", "utf-8", confidence="tentative"),
-    case("utf8-ascii", b"<p>plain", None, "UTF-8", "utf-8"),
-    case("utf8-truncated-at-end", "<p>日本".encode()[:-1], None, "UTF-8", "utf-8"),
+    case("utf8-valid", "<p>café".encode(), None, "UTF-8", "utf8-validity", confidence="tentative"),
+    case("utf8-ascii", b"<p>plain", None, "UTF-8", "utf8-validity"),
+    case("utf8-truncated-at-end", "<p>日本".encode()[:-1], None, "UTF-8", "utf8-validity"),
     # Steps 8-9: detection (none plugged in here), then the default.
     case("step9-default", HTML_1252, None, "windows-1252", "default", confidence="tentative"),
     case("step9-lone-lead-byte-at-end", b"<p>caf\xe9", None, "windows-1252", "default"),
@@ -265,7 +265,7 @@ CASES = [
         b"<a><meta charset=big5/></a>",
         None,
         "UTF-8",
-        "utf-8",
+        "utf8-validity",
         kind="xml",
     ),
     case(

@@ -143,6 +143,9 @@ class Auditor:
             scrapy_encoding=plain.encoding,
             fffd={"scrapy": scrapy_text.count(_FFFD), "scrapy_charset": text.count(_FFFD)},
         )
+        if out["fffd"]["scrapy_charset"]:
+            first = text.index(_FFFD)
+            out["fffd_sample"] = {"offset": first, "text": _sample(text, first)}
         ours = text[1:] if text.startswith(_BOM) else text
         theirs = scrapy_text[1:] if scrapy_text.startswith(_BOM) else scrapy_text
         at = first_difference(theirs, ours)
@@ -198,7 +201,9 @@ def audit_record(
     middleware's reason for leaving a response alone: ``not_text``, ``content_type``,
     ``empty``...). For a decoded response, ``left_alone`` is None and it also has
     ``kind``, ``charset`` (the decision, as in ``response.meta["charset"]``), ``encoding``
-    (its encoding), ``scrapy_encoding``, ``fffd`` (U+FFFD counts in both texts), ``differs``
+    (its encoding), ``scrapy_encoding``, ``fffd`` (U+FFFD counts in both texts, with
+    ``fffd_sample``, the first U+FFFD of the middleware's text and up to :data:`SAMPLE`
+    characters either side, when it has one), ``differs``
     (the texts differ, a leading U+FEFF aside), ``fffd_only`` (they differ by U+FFFD
     only) and ``difference`` (the first differing character's offset and up to
     :data:`SAMPLE` characters either side in both texts, or None); ``text`` (the

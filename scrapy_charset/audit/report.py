@@ -14,17 +14,30 @@ A URL is a link only when it is a plain ``http``/``https`` URL of the characters
 allows unescaped; any other (``javascript:``, ``data:``, one with a quote...) is shown as
 text.
 
+The page leads with what is still damaged once decoded as the middleware decodes it
+(responses whose text holds U+FFFD or mojibake), then what the middleware fixes (the
+responses plain Scrapy reads differently), and carries the pages to act on as a CSV file
+to download (a ``data:`` link: it works offline, and the page stays one file) and the date
+of the audit (``SOURCE_DATE_EPOCH``, when set, as reproducible builds use it). A CSV cell
+that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``...) starts with
+``'``.
+
 The page's size is bounded by the caps, not by the archive: at most *hosts* host rows
 plus one row for the rest, the :data:`SAMPLE_KINDS` most frequent change kinds with
 :data:`~scrapy_charset.audit.summary.SAMPLES_PER_KIND` samples each, each excerpt at most
 twice :data:`~scrapy_charset.audit.record.SAMPLE` characters, the :data:`BARS` largest
-bars per chart.
+bars per chart, :data:`~scrapy_charset.audit.summary.MAX_LISTED` rows of CSV.
 """
 
 from __future__ import annotations
 
+import base64
+import csv
+import datetime
 import difflib
 import html
+import io
+import os
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -32,7 +45,7 @@ from typing import Any
 
 from scrapy_charset.audit.summary import OTHER_HOSTS, ChangeKind, Summary
 
-__all__ = ["BARS", "HOSTS", "SAMPLE_KINDS", "render"]
+__all__ = ["BARS", "CSV_COLUMNS", "HOSTS", "SAMPLE_KINDS", "audit_date", "pages_csv", "render"]
 
 #: Rows of the host table by default (``--html-hosts``); the rest share one row.
 HOSTS = 100
@@ -60,6 +73,7 @@ p.lead{color:#57606a;margin:0 0 16px}p.note{color:#57606a;font-size:13px;margin:
 flex:1 1 0}
 .card .n{font-size:26px;font-weight:600;display:block}.card .l{color:#57606a;font-size:13px}
 .card.bad{border-color:#cf222e;background:#fff5f5}.card.bad .n{color:#cf222e}
+.card.good{border-color:#1a7f37;background:#f0fff4}.card.good .n{color:#1a7f37}
 .card.warn{border-color:#bf8700;background:#fffbea}
 .notice{border:1px solid #bf8700;background:#fffbea;border-radius:8px;padding:10px 14px;
 margin:16px 0}
@@ -251,14 +265,18 @@ def _kind_name(kind: ChangeKind) -> str:
     return f"{scrapy or '?'} \u2192 {ours}, {what}"
 
 
-def _sample(sample: dict[str, Any], left: str, right: str, keys: tuple[str, str]) -> str:
-    excerpt = sample.get("excerpt")
+def _sample_head(sample: dict[str, Any]) -> str:
     meta = [
         link(sample["url"]),
         f"stored {text(sample['date'])}" if sample.get("date") else "no date",
         f"record {text(sample['record'], SHOWN)}" if sample.get("record") else "",
     ]
-    head = " \u00b7 ".join(part for part in meta if part)
+    return " \u00b7 ".join(part for part in meta if part)
+
+
+def _sample(sample: dict[str, Any], left: str, right: str, keys: tuple[str, str]) -> str:
+    excerpt = sample.get("excerpt")
+    head = _sample_head(sample)
     if not excerpt:
         return f'<div class="sample"><div class="meta">{head}</div></div>'
     before, after = highlighted(str(excerpt[keys[0]]), str(excerpt[keys[1]]))
@@ -274,8 +292,100 @@ def _sample(sample: dict[str, Any], left: str, right: str, keys: tuple[str, str]
 # --- the page -----------------------------------------------------------------------------
 
 
-def render(summary: Summary, *, hosts: int = HOSTS) -> str:
-    """The report as one HTML document."""
+def audit_date() -> str:
+    """Now, or ``SOURCE_DATE_EPOCH`` when set, in UTC to the minute."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (
+        datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+        if epoch and epoch.isdigit()
+        else datetime.datetime.now(datetime.timezone.utc)
+    )
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+#: The CSV's columns: the page, its damage, whether scrapy-charset reads it differently
+#: from plain Scrapy, the two encodings, and where it was stored.
+CSV_COLUMNS = (
+    "url",
+    "damage",
+    "u_fffd",
+    "mojibake",
+    "read_differently",
+    "fffd_only",
+    "scrapy_encoding",
+    "encoding",
+    "decided_by",
+    "stored",
+    "input",
+    "record",
+)
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a
+    leading ``'``."""
+    value = str(value)
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
+def pages_csv(summary: Summary) -> str:
+    """The listed pages as CSV, those still damaged first, then those read differently."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    rows = sorted(summary.listed, key=lambda row: not (row["fffd"] or row["mojibake"]))
+    for row in rows:
+        damage = " and ".join(
+            part
+            for part in ("U+FFFD" if row["fffd"] else "", "mojibake" if row["mojibake"] else "")
+            if part
+        )
+        writer.writerow(
+            _cell(value)
+            for value in (
+                row["url"],
+                damage or "none",
+                row["fffd"],
+                row["mojibake"],
+                "yes" if row["differs"] else "no",
+                "yes" if row["fffd_only"] else "no",
+                row["scrapy_encoding"],
+                row["encoding"],
+                row["decided_by"],
+                row["date"],
+                row["input"],
+                row["record"],
+            )
+        )
+    return out.getvalue()
+
+
+def _download(summary: Summary, date: str) -> str:
+    listed, more = len(summary.listed), summary.unlisted
+    if not listed:
+        return '<p class="note" id="csv-none">No page is damaged or read differently.</p>'
+    data = base64.b64encode(pages_csv(summary).encode("utf-8")).decode("ascii")
+    name = f"scrapy-charset-audit-{date[:10]}.csv"
+    rest = (
+        f" The first {_n(listed)} are listed; {_n(more)} more are not (see "
+        "<code>--diff-out</code> and <code>--json</code>)."
+        if more
+        else ""
+    )
+    return (
+        f'<p class="note">The pages to act on, as a spreadsheet: <a id="csv" download="{name}" '
+        f'href="data:text/csv;charset=utf-8;base64,{data}">{name}</a> ({_n(listed)} '
+        f"{'page' if listed == 1 else 'pages'}, the damaged first: URL, damage, whether "
+        f"scrapy-charset reads it differently from plain Scrapy, both encodings, the rule that "
+        f"decided, where and when it was stored).{rest}</p>"
+    )
+
+
+def render(summary: Summary, *, hosts: int = HOSTS, date: str | None = None) -> str:
+    """The report as one HTML document, dated *date* (by default :func:`audit_date`)."""
+    date = date or audit_date()
     data = summary.as_dict()
     skipped = sum(data["skipped"].values())
     left_alone = sum(data["left_alone"].values())
@@ -288,50 +398,84 @@ def render(summary: Summary, *, hosts: int = HOSTS) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>scrapy-charset audit</title>",
         f"<style>{_STYLE}</style></head><body>",
-        "<h1>What re-decoding would change</h1>",
-        '<p class="lead">scrapy-charset audit of '
+        "<h1>What is still damaged, and what scrapy-charset fixes</h1>",
+        f'<p class="lead">Audited <time id="audit-date">{text(date)}</time>: '
         + (", ".join(text(row["input"], SHOWN) for row in data["inputs"][:10]) or "no input")
         + (f" and {_n(len(data['inputs']) - 10)} more" if len(data["inputs"]) > 10 else "")
-        + ": each stored response decoded as the middleware decodes it, against plain "
+        + ". Each stored response decoded as the middleware decodes it, against plain "
         "Scrapy's <code>TextResponse.text</code> for the same bytes and headers.</p>",
     ]
-    out.append(_headline(data, skipped, left_alone))
-    out.append(_hosts_section(summary, data, hosts))
-    out.append(_charts(data))
-    out.append(_samples_section(summary, data))
+    out.append(_headline(summary, data, skipped, left_alone, date))
+    out.append(_replacement_section(summary, data))
     out.append(_mojibake_section(summary, data))
+    out.append(_samples_section(summary, data))
+    out.append(_charts(data))
+    out.append(_hosts_section(summary, data, hosts))
+    out.append(_skipped_section(data))
     out.append(_inputs_section(data, summary.top))
     out.append(f"<footer>{_versions()}</footer></body></html>\n")
     return "\n".join(out)
 
 
-def _headline(data: dict[str, Any], skipped: int, left_alone: int) -> str:
+def _headline(
+    summary: Summary, data: dict[str, Any], skipped: int, left_alone: int, date: str
+) -> str:
     decided = data["decided"]
-    cards = [
-        _card("responses read", data["records"], "records"),
-        _card("skipped (unreadable input)", skipped, "skipped", style="warn" if skipped else ""),
-        _card("left alone (not text)", left_alone, "left_alone"),
-        _card("decoded", decided, "decided"),
+    damaged = [
         _card(
-            "would change",
+            "with U+FFFD in their text",
+            data["replacement"],
+            "replacement",
+            f"{_share(data['replacement'], decided)} of those decoded" if decided else "",
+            "bad" if data["replacement"] else "",
+        )
+    ]
+    if "mojibake" in data:
+        damaged.append(
+            _card(
+                "with mojibake in their text",
+                data["mojibake"],
+                "mojibake",
+                f"{_share(data['mojibake'], decided)} of those decoded" if decided else "",
+                "bad" if data["mojibake"] else "",
+            )
+        )
+    fixed = [
+        _card(
+            "read right by scrapy-charset, differently by plain Scrapy",
             data["differs"],
             "differs",
             f"{_share(data['differs'], decided)} of those decoded" if decided else "",
-            "bad" if data["differs"] else "",
+            "good" if data["differs"] else "",
         ),
         _card("of which U+FFFD only", data["differs_fffd_only"], "differs_fffd_only"),
         _card("of which different text", data["differs_text"], "differs_text"),
     ]
-    if "mojibake" in data:
-        cards.append(
-            _card(
-                "still mojibake after decoding",
-                data["mojibake"],
-                "mojibake",
-                style="warn" if data["mojibake"] else "",
-            )
-        )
-    parts = [f'<section id="headline"><div class="cards">{"".join(cards)}</div>']
+    read = [
+        _card("responses read", data["records"], "records"),
+        _card("skipped (unreadable input)", skipped, "skipped", style="warn" if skipped else ""),
+        _card("left alone (not text)", left_alone, "left_alone"),
+        _card("decoded", decided, "decided"),
+    ]
+    mojibake_off = (
+        ""
+        if "mojibake" in data
+        else '<p class="note" id="mojibake-off">Mojibake not checked (<code>--no-mojibake'
+        "</code>).</p>"
+    )
+    parts = [
+        '<section id="headline"><h2>Still damaged</h2><p class="note">Decoded responses '
+        "whose text, as scrapy-charset decodes it, still holds U+FFFD (bytes invalid in "
+        "the encoding, or the character the page itself stores) or mojibake (the site "
+        "stored it so, or a declaration browsers follow too is wrong): your spiders get "
+        f"this text with or without scrapy-charset.</p>{mojibake_off}"
+        f'<div class="cards" id="damaged">{"".join(damaged)}</div>'
+        + _download(summary, date)
+        + '<h2>What scrapy-charset fixes</h2><p class="note">Decoded responses whose text '
+        "plain Scrapy reads differently: scrapy-charset reads them as browsers do.</p>"
+        f'<div class="cards" id="fixed">{"".join(fixed)}</div>'
+        f'<h2>Read</h2><div class="cards" id="read">{"".join(read)}</div>'
+    ]
     if not data["records"] and not skipped:
         parts.append(
             '<p class="notice" id="empty">No stored response was found in these sources: '
@@ -340,15 +484,20 @@ def _headline(data: dict[str, Any], skipped: int, left_alone: int) -> str:
     elif not data["records"]:
         parts.append(
             '<p class="notice" id="empty">No stored response could be read: every record '
-            "was skipped (the reasons are below).</p>"
+            "was skipped (the reasons are at the end).</p>"
         )
     elif not decided:
         parts.append(
             '<p class="notice" id="empty">No stored response had text to decode: every one '
-            "was left alone (the reasons are below).</p>"
+            "was left alone (the reasons are at the end).</p>"
         )
-    parts.append(
-        "<h2>Skipped and left alone</h2>"
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _skipped_section(data: dict[str, Any]) -> str:
+    return (
+        '<section id="skipped-and-left-alone"><h2>Skipped and left alone</h2>'
         '<p class="note">Skipped: input that could not be read (a truncated archive, a broken '
         "HTTP header block, a cache entry without metadata, a record over the size limit). "
         "Left alone: responses the middleware does not decode (images, revisits, dns:...).</p>"
@@ -357,7 +506,6 @@ def _headline(data: dict[str, Any], skipped: int, left_alone: int) -> str:
         + _reasons("left-alone", "Left alone", data["left_alone"], "Nothing was left alone.")
         + "</div></section>"
     )
-    return "".join(parts)
 
 
 def _hosts_section(summary: Summary, data: dict[str, Any], hosts: int) -> str:
@@ -370,16 +518,17 @@ def _hosts_section(summary: Summary, data: dict[str, Any], hosts: int) -> str:
         body.append(_host_row(rest, "other", name))
     return (
         '<section id="by-host"><h2>By host</h2>'
-        f'<p class="note">The hosts whose responses would change most, first; at most '
-        f"{_n(hosts)} rows (<code>--html-hosts</code>), the rest in one row. Responses "
-        "decoded, those whose text would change, the encodings and the rules that decided, "
+        f'<p class="note">The hosts with the most responses read differently from plain '
+        f"Scrapy, first; at most {_n(hosts)} rows (<code>--html-hosts</code>), the rest in one "
+        "row. Responses decoded, those read differently, the encodings and the rules that "
+        "decided, "
         "and the responses whose declarations named different encodings (conflicts).</p>"
         + _table(
             "hosts",
             [
                 ("Host", False),
                 ("Decoded", True),
-                ("Would change", True),
+                ("Read differently", True),
                 ("U+FFFD only", True),
                 ("Encodings", False),
                 ("Decided by", False),
@@ -405,10 +554,10 @@ def _charts(data: dict[str, Any]) -> str:
         "byte order mark, the Content-Type header, a &lt;meta&gt; or XML declaration, valid "
         "UTF-8, detection, or the default.</p>"
         f'<div id="chart-rules">{_bars(rules, "Decisions by rule", "#0969da")}</div>'
-        '<h3>Changed responses by encoding</h3><p class="note">The encoding plain Scrapy '
-        "used \u2192 the one scrapy-charset uses, for the responses whose text would "
-        "change.</p>"
-        f'<div id="chart-pairs">{_bars(pairs, "Changed responses by encoding", "#cf222e")}'
+        '<h3>Responses read differently, by encoding</h3><p class="note">The encoding '
+        "plain Scrapy used \u2192 the one scrapy-charset uses, for the responses it reads "
+        "differently.</p>"
+        f'<div id="chart-pairs">{_bars(pairs, "Responses read differently", "#1a7f37")}'
         "</div></section>"
     )
 
@@ -428,14 +577,17 @@ def _change_counts(data: dict[str, Any]) -> list[tuple[ChangeKind, int]]:
 def _samples_section(summary: Summary, data: dict[str, Any]) -> str:
     kinds = _change_counts(data)
     parts = [
-        '<section id="samples"><h2>Samples</h2><p class="note">For the most frequent kinds '
-        "of change (the pair of encodings, and whether only U+FFFD differ), the first "
-        "responses read, at their first difference: plain Scrapy's text and scrapy-charset's, "
-        "the characters that differ marked. Invisible and reordering characters show as "
-        '<span class="c">U+XXXX</span>.</p>'
+        '<section id="samples"><h2>What scrapy-charset fixes: samples</h2><p class="note">'
+        "For the most frequent kinds of change (the pair of encodings, and whether only "
+        "U+FFFD differ), the first responses read, at their first difference: plain "
+        "Scrapy's text and scrapy-charset's, the characters that differ marked. Invisible "
+        'and reordering characters show as <span class="c">U+XXXX</span>.</p>'
     ]
     if not kinds:
-        parts.append('<p class="note" id="samples-none">No response would change.</p>')
+        parts.append(
+            '<p class="note" id="samples-none">No response is read differently from plain '
+            "Scrapy.</p>"
+        )
     for kind, count in kinds[:SAMPLE_KINDS]:
         scrapy, ours, fffd_only = kind
         parts.append(
@@ -459,13 +611,43 @@ def _samples_section(summary: Summary, data: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _replacement_section(summary: Summary, data: dict[str, Any]) -> str:
+    parts = [
+        '<section id="replacement"><h2>U+FFFD in the decoded text</h2><p class="note">The '
+        "first responses whose text, decoded as scrapy-charset decodes it, holds U+FFFD "
+        "REPLACEMENT CHARACTER, at the first one.</p>"
+    ]
+    if not data["replacement"]:
+        parts.append('<p class="note" id="replacement-none">No decoded text holds U+FFFD.</p>')
+    for sample in summary.replacement_samples:
+        parts.append(_damage_sample(sample))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _damage_sample(sample: dict[str, Any]) -> str:
+    """A sample of damage: its page, and its text around the first U+FFFD, marked."""
+    head = _sample_head(sample)
+    excerpt = sample.get("excerpt")
+    if not excerpt:
+        return f'<div class="sample"><div class="meta">{head}</div></div>'
+    shown = "".join(
+        "<mark>\ufffd</mark>" if part == "\ufffd" else text(part)
+        for part in re.split("(\ufffd)", str(excerpt["text"]))
+    )
+    return (
+        f'<div class="sample"><div class="meta">{head} \u00b7 first U+FFFD at character '
+        f'{_n(int(excerpt["offset"]))}</div><div class="text">{shown}</div></div>'
+    )
+
+
 def _mojibake_section(summary: Summary, data: dict[str, Any]) -> str:
-    parts = ['<section id="mojibake"><h2>Item-side damage</h2>']
+    parts = ['<section id="mojibake"><h2>Mojibake in the decoded text</h2>']
     if "mojibake_kinds" not in data:
         parts.append(
-            '<p class="note" id="mojibake-off">Not checked: run the audit with '
-            "<code>--mojibake</code> to find the text that still carries mojibake once "
-            "decoded as scrapy-charset decodes it.</p></section>"
+            '<p class="note">Not checked (<code>--no-mojibake</code>): without it the audit '
+            "finds the text that still carries mojibake once decoded as scrapy-charset "
+            "decodes it.</p></section>"
         )
         return "".join(parts)
     parts.append(
@@ -516,7 +698,7 @@ def _inputs_section(data: dict[str, Any], top: int) -> str:
                 ("Read", True),
                 ("Skipped", True),
                 ("Decoded", True),
-                ("Would change", True),
+                ("Read differently", True),
             ],
             rows,
             "No input.",

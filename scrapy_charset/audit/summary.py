@@ -5,7 +5,9 @@ names (small fixed sets), and by host up to :data:`MAX_HOSTS` distinct hosts, af
 new hosts count under :data:`OTHER_HOSTS`. For the HTML report (``samples=True``), at
 most :data:`SAMPLES_PER_KIND` differing responses are kept per change kind (the pair of
 encodings, and whether only U+FFFD differ) for the first :data:`MAX_SAMPLE_KINDS` kinds,
-and as many per kind of mojibake, each with its URL cut to :data:`SAMPLE_URL` characters.
+and as many per kind of mojibake and of responses whose text holds U+FFFD, each with its
+URL cut to :data:`SAMPLE_URL` characters; and the pages to act on (damaged, or read
+differently from plain Scrapy) for the report's CSV, the first :data:`MAX_LISTED`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 __all__ = [
     "MAX_HOSTS",
+    "MAX_LISTED",
     "MAX_SAMPLE_KINDS",
     "OTHER_HOSTS",
     "SAMPLES_PER_KIND",
@@ -31,6 +34,8 @@ SAMPLES_PER_KIND = 3
 MAX_SAMPLE_KINDS = 64
 #: A sample's URL is cut to this many characters.
 SAMPLE_URL = 500
+#: Pages listed for the report's CSV (damaged, or read differently); the rest are counted.
+MAX_LISTED = 1_000
 
 #: Plain Scrapy's encoding, the package's, and whether the texts differ by U+FFFD only.
 ChangeKind = tuple[str, str, bool]
@@ -144,6 +149,8 @@ class Summary:
         self.decided = 0
         self.differs = 0
         self.differs_fffd_only = 0
+        #: Decoded responses whose text (as the middleware decodes it) holds U+FFFD.
+        self.replacement = 0
         self.mojibake: int | None = 0 if mojibake else None
         self.skipped: Counter[str] = Counter()
         self.left_alone: Counter[str] = Counter()
@@ -158,6 +165,12 @@ class Summary:
         self.samples: dict[ChangeKind, list[dict[str, Any]]] = {}
         #: The first responses still carrying each kind of mojibake, in reading order.
         self.mojibake_samples: dict[str, list[dict[str, Any]]] = {}
+        #: The first responses whose text holds U+FFFD, in reading order.
+        self.replacement_samples: list[dict[str, Any]] = []
+        #: The first :data:`MAX_LISTED` pages damaged or read differently (for the CSV),
+        #: and how many more there were.
+        self.listed: list[dict[str, Any]] = []
+        self.unlisted = 0
 
     def _input(self, name: str | None) -> Counter[str]:
         if name is None:
@@ -195,6 +208,13 @@ class Summary:
             self.differs += 1
             if result["fffd_only"]:
                 self.differs_fffd_only += 1
+        fffd = result["fffd"]["scrapy_charset"]
+        if fffd:
+            self.replacement += 1
+            if self.keep_samples and len(self.replacement_samples) < SAMPLES_PER_KIND:
+                self._keep({"": self.replacement_samples}, "", result, result.get("fffd_sample"))
+        if self.keep_samples and (fffd or result["differs"] or result.get("mojibake")):
+            self._list(result)
         if self.mojibake is not None and result.get("mojibake"):
             self.mojibake += 1
             kind = str(result["mojibake"])
@@ -240,6 +260,26 @@ class Summary:
                 }
             )
 
+    def _list(self, result: dict[str, Any]) -> None:
+        if len(self.listed) >= MAX_LISTED:
+            self.unlisted += 1
+            return
+        self.listed.append(
+            {
+                "url": _cut(result["url"], SAMPLE_URL),
+                "fffd": result["fffd"]["scrapy_charset"],
+                "mojibake": result.get("mojibake") or "",
+                "differs": bool(result["differs"]),
+                "fffd_only": bool(result["differs"] and result["fffd_only"]),
+                "scrapy_encoding": result["scrapy_encoding"] or "",
+                "encoding": result["encoding"],
+                "decided_by": result["charset"]["source"],
+                "date": result.get("date") or "",
+                "input": result.get("source") or "",
+                "record": _cut(result.get("record") or "", SAMPLE_URL),
+            }
+        )
+
     def host_table(self, limit: int) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """The *limit* hosts with the most differing responses (then the most responses),
         and the rest summed up in one row (``hosts``: how many), or None if there is none."""
@@ -262,6 +302,7 @@ class Summary:
             "differs": self.differs,
             "differs_fffd_only": self.differs_fffd_only,
             "differs_text": self.differs - self.differs_fffd_only,
+            "replacement": self.replacement,
         }
         if self.mojibake is not None:
             out["mojibake"] = self.mojibake
@@ -292,16 +333,20 @@ class Summary:
         def counts(counter: dict[str, int]) -> str:
             return ", ".join(f"{name} {count}" for name, count in counter.items()) or "-"
 
+        # What is still damaged first, then what the middleware changes.
         rows = [
             ("Responses read", data["records"], ""),
             ("Left alone (not text)", sum(data["left_alone"].values()), data["left_alone"]),
             ("Decoded", data["decided"], ""),
+            ("Still U+FFFD after decoding", data["replacement"], ""),
+        ]
+        if "mojibake" in data:
+            rows.append(("Still mojibake after decoding", data["mojibake"], ""))
+        rows += [
             ("Text differs from plain Scrapy's", data["differs"], ""),
             ("  by U+FFFD only", data["differs_fffd_only"], ""),
             ("  different text", data["differs_text"], ""),
         ]
-        if "mojibake" in data:
-            rows.append(("Still mojibake after decoding", data["mojibake"], ""))
         rows.append(("Skipped (unreadable input)", sum(data["skipped"].values()), data["skipped"]))
         lines = [
             f"{name:<34} {count:>9}  {counts(detail) if detail else ''}".rstrip()

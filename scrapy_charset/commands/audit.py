@@ -25,7 +25,7 @@ __all__ = ["add_options", "check_not_used", "run"]
 _OPTIONS = {
     "diff_out": None,
     "text_out": None,
-    "mojibake": False,
+    "mojibake": True,
     "jobs": None,
     "top": 10,
     "max_size": None,
@@ -83,8 +83,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="rows of the HTML page's host table, the rest in one row (default: 100)",
     )
     group.add_argument(
-        "--mojibake", action="store_true", help="count pages whose text still has mojibake"
+        "--no-mojibake",
+        dest="mojibake",
+        action="store_false",
+        default=True,
+        help="skip the check for mojibake in the decoded text (done by default)",
     )
+    # Mojibake was counted only with --mojibake once: it is accepted still, and changes nothing.
+    group.add_argument("--mojibake", dest="mojibake", action="store_true", help=argparse.SUPPRESS)
     group.add_argument(
         "--jobs",
         type=_positive,
@@ -110,7 +116,8 @@ def check_not_used(opts: argparse.Namespace) -> None:
 
     for name, default in _OPTIONS.items():
         if getattr(opts, name, default) != default:
-            raise UsageError(f"--{name.replace('_', '-')} goes with 'scrapy charset audit'")
+            flag = "no-mojibake" if name == "mojibake" else name.replace("_", "-")
+            raise UsageError(f"--{flag} goes with 'scrapy charset audit'")
 
 
 #: The exit status of a usage or installation error (as argparse's): 1 means skipped records.

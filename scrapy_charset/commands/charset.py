@@ -48,7 +48,7 @@ class Command(ScrapyCommand):
             "the text where the two differ, and of damage (U+FFFD, mojibake) the text still "
             "holds. The crawl log is off; -L LEVEL turns it on. 'scrapy charset audit SOURCE...' "
             "does it for every response kept in Scrapy's HTTP cache or in WARC/WACZ files, "
-            "and sums up where the text differs."
+            "and sums up where the text differs and where it is still damaged."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -77,6 +77,12 @@ class Command(ScrapyCommand):
             self.exitcode = audit.run(args[1:], opts, self.settings)
             return
         audit.check_not_used(opts)
+        if len(args) == 1 and "://" not in args[0]:
+            # As scrapy shell does: example.com/page is http://example.com/page, and a path
+            # that exists is a file:// URL.
+            from scrapy.utils.url import guess_scheme
+
+            args = [guess_scheme(args[0])]
         body = self._check_arguments(args, opts)
         # Load the rest of scrapy-charset first: a broken install is reported before any
         # download.

@@ -8,7 +8,11 @@ MIME type browsers compute for an untyped one, the kind of rules), with a
 ``Content-Type`` charset, ``<meta>`` or the XML declaration with its byte offset, UTF-8
 validity, detection, the default), and a rule that did not run is shown as such. It sets
 the decision against what Scrapy alone makes of the same bytes, with a sample of the text
-where the two differ, and a sample of the damage (U+FFFD, mojibake) the text still holds.
+where the two differ, and a sample of the damage (U+FFFD, mojibake) the text still holds
+(a sample of markup starts where a run of text starts, not inside a tag). When the text is
+damaged it says what to do (:func:`_fix`): a declaration that another encoding reads
+cleanly is overridden per request with ``Request.meta["charset_encoding"]``; mojibake the
+page's own text holds is left to the item checks' repairs.
 :func:`render` only formats that record for a terminal.
 
 Loaded only when the command runs (see ``charset.py``).
@@ -59,7 +63,7 @@ _DECIDERS = {
     "header": "the Content-Type charset",
     "meta": "the <meta> declaration",
     "xml-declaration": "the XML declaration",
-    "utf-8": "the UTF-8 rule",
+    "utf8-validity": "the UTF-8 validity rule",
     "detected": "detection",
     "default": "the default",
 }
@@ -132,8 +136,19 @@ def _first_difference(a: str, b: str) -> int | None:
     return min(len(a), len(b))
 
 
-def _window(text: str, at: int) -> str:
+def _window(text: str, at: int, markup: bool = False) -> str:
+    """Up to :data:`CONTEXT` characters either side of *at*; in *markup*, from the start of
+    the run of text *at* is in (after the last ``>``) when it starts in that span, else
+    from a word's start."""
     start = max(0, at - CONTEXT)
+    if start:
+        close = text.rfind(">", start, at) if markup else -1
+        if close != -1:
+            start = close + 1
+        else:
+            space = text.find(" ", start, at)
+            if space != -1:
+                start = space + 1
     return text[start : at + CONTEXT]
 
 
@@ -149,7 +164,7 @@ def _mojibake_at(text: str, inspect_text: Callable[[str], TextReport]) -> int | 
     return None
 
 
-def _damage(text: str) -> dict[str, Any] | None:
+def _damage(text: str, markup: bool = False) -> dict[str, Any] | None:
     """U+FFFD and mojibake left in the decoded text, with a sample of the first damage.
 
     The item checks load only here: a broken optional backend of theirs (ftfy) leaves
@@ -162,6 +177,12 @@ def _damage(text: str) -> dict[str, Any] | None:
     report = inspect_text(text)
     if report.clean:
         return None
+    repairs = None  # which repairs of the item checks undo the mojibake
+    if report.mojibake is not None:
+        if report.repaired is not None:
+            repairs = "default"
+        elif inspect_text(text, legacy=True).repaired is not None:
+            repairs = "legacy"
     at = _mojibake_at(text, inspect_text) if report.mojibake is not None else None
     if at is None:
         at = max(text.find("\ufffd"), 0)
@@ -172,12 +193,15 @@ def _damage(text: str) -> dict[str, Any] | None:
         # item checks' report names them.
         "rule": report.rule,
         "evidence": report.evidence,
+        "repairs": repairs,
         "offset": at,
-        "sample": _window(text, at),
+        "sample": _window(text, at, markup),
     }
 
 
-def _compare(plain: TextResponse, text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _compare(
+    plain: TextResponse, text: str, markup: bool = False
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """What Scrapy alone decodes, and the first difference from *text*."""
     scrapy_text = plain.text
     at = _first_difference(scrapy_text, text)
@@ -190,8 +214,8 @@ def _compare(plain: TextResponse, text: str) -> tuple[dict[str, Any], dict[str, 
         return scrapy, None
     difference = {
         "offset": at,
-        "scrapy": _window(scrapy_text, at),
-        "scrapy_charset": _window(text, at),
+        "scrapy": _window(scrapy_text, at, markup),
+        "scrapy_charset": _window(text, at, markup),
     }
     return scrapy, difference
 
@@ -257,10 +281,70 @@ def explain(
     out["trail"] = _steps(trace, decision, detector, error)
     out["decision"] = decision.as_dict()
     text = outcome.text if outcome.text is not None else decode(body, decision.encoding)
-    out["scrapy"], out["difference"] = _compare(plain, text)
+    markup = outcome.kind in {"html", "xml"}
+    out["scrapy"], out["difference"] = _compare(plain, text, markup)
     out["replacement_chars"] = text.count("\ufffd")
-    out["damage"] = _damage(text)
+    out["damage"] = _damage(text, markup)
+    out["fix"] = _fix(body, url, decision, out["damage"], detector)
     return out
+
+
+#: The sources that are a declaration of the page (or its server), which may be wrong.
+_DECLARED = {Source.HEADER, Source.META, Source.XML_DECLARATION}
+
+
+def _reads_cleanly(body: bytes, encoding: str) -> bool:
+    """Whether *encoding* decodes *body* with neither U+FFFD nor mojibake."""
+    from scrapy_charset.items.textcheck import inspect_text
+
+    return inspect_text(decode(body, encoding)).clean
+
+
+def _fix(
+    body: bytes,
+    url: str,
+    decision: EncodingDecision,
+    damage: dict[str, Any] | None,
+    detector: _GuardedDetector | None,
+) -> dict[str, Any] | None:
+    """What to do about damaged text, or None.
+
+    - ``override``: a declaration decided, and another encoding reads the body with no
+      damage: UTF-8 for a body that is valid UTF-8 (``because`` ``valid_utf8``), else the
+      detector's answer (``detected``). The remedy is ``Request.meta["charset_encoding"]``.
+    - ``stored``: the body is decoded as UTF-8 and the text still holds mojibake: the page
+      itself holds it, which no encoding undoes; ``repairs`` says which of the item checks'
+      repairs undo it in items (``default``, ``legacy``) or none.
+    """
+    if damage is None or "error" in damage:
+        return None
+    if decision.source in _DECLARED:
+        candidate = because = None
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            valid_utf8 = False
+        else:
+            valid_utf8 = True
+        if valid_utf8:  # UTF-8, or nothing: a detector's guess on it reads it wrong
+            if decision.encoding != "UTF-8" and not body.isascii():
+                candidate, because = "UTF-8", "valid_utf8"
+        elif detector is not None:
+            found = detector(body, url)
+            if found is not None and found.encoding != decision.encoding:
+                candidate, because = found.encoding, "detected"
+        if candidate is not None and _reads_cleanly(body, candidate):
+            return {
+                "action": "override",
+                "declaration": decision.source.value,
+                "label": decision.label,
+                "encoding": candidate,
+                "because": because,
+                "meta": {"charset_encoding": candidate},
+            }
+    if decision.encoding == "UTF-8" and damage.get("mojibake"):
+        return {"action": "stored", "repairs": damage.get("repairs")}
+    return None
 
 
 def _response(
@@ -402,7 +486,9 @@ def _head(trail: dict[str, Any]) -> list[str]:
 
 
 def _decision(decision: dict[str, Any]) -> list[str]:
-    described = [f"source {decision['source']}", f"confidence {decision['confidence']}"]
+    # The HTML Standard's confidence ("tentative" for an honoured <meta>) reads as doubt
+    # about a decision that was used: --json has it.
+    described = [f"source {decision['source']}"]
     if decision["label"] is not None:
         described.append(f'label "{decision["label"]}"')
     if decision.get("offset") is not None:
@@ -443,6 +529,7 @@ def _outcome(trail: dict[str, Any]) -> list[str]:
         if damage.get("rule"):
             found_on = f" on {_show(damage['evidence'])!r}" if damage.get("evidence") else ""
             lines.append(f"  rule            {damage['rule']}{found_on}")
+    lines.extend(_fix_lines(trail))
     seen = trail.get("crawl_decision")
     if seen is not None:
         lines.append(
@@ -450,6 +537,45 @@ def _outcome(trail: dict[str, Any]) -> list[str]:
             "from the project's scrapy-charset middleware"
         )
     return lines
+
+
+#: How each declaration is named in the fix.
+_DECLARATIONS = {
+    "header": "the Content-Type charset",
+    "meta": "the <meta> declaration",
+    "xml-declaration": "the XML declaration",
+}
+
+_BECAUSE = {
+    "valid_utf8": "it is valid UTF-8, and reads as UTF-8 with no damage",
+    "detected": "the detector reads it as {encoding}, with no damage",
+}
+
+#: The item checks' repairs that undo the mojibake a page stores, by ``repairs``.
+_REPAIRS = {
+    "default": "the item checks repair it in your items (CHARSET_REPAIR_ENABLED, on by default)",
+    "legacy": "the item checks repair it in your items with CHARSET_REPAIR_LEGACY = True",
+    None: "the item checks count it in your items, but no repair of theirs undoes it",
+}
+
+
+def _fix_lines(trail: dict[str, Any]) -> list[str]:
+    fix = trail.get("fix")
+    if fix is None:
+        return []
+    if fix["action"] == "stored":
+        return [
+            "Fix           the page's own text holds the mojibake, no encoding undoes it: "
+            + _REPAIRS[fix["repairs"]]
+        ]
+    encoding = fix["encoding"]
+    declared = _DECLARATIONS[fix["declaration"]]
+    because = _BECAUSE[fix["because"]].format(encoding=encoding)
+    return [
+        f'Fix           {declared} "{fix["label"]}" is wrong for this body: {because}',
+        f'  per request     scrapy.Request(url, meta={{"charset_encoding": "{encoding}"}})',
+        f"  to check        this command with --encoding {encoding}",
+    ]
 
 
 def render(trail: dict[str, Any]) -> str:

@@ -10,6 +10,10 @@ kind), an alert fires once, the first time one of two rules holds:
   that damage is ``rate`` or more;
 - **rise**: over the field's last ``2 * window`` items, the share in the recent ``window``
   exceeds the share in the ``window`` before it (its own baseline) by ``rise`` or more.
+
+An alert carries a few damaged values (``samples``) and the URLs of the first pages they
+came from (``urls``, at most :data:`MAX_URLS`), so the next step (``scrapy charset <url>``)
+has a page to start from.
 """
 
 from __future__ import annotations
@@ -20,13 +24,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats", "Unjudged"]
+__all__ = ["MAX_URLS", "REPLACEMENT", "Alert", "AlertRule", "AlertRules", "FieldStats", "Unjudged"]
 
 #: The rule that fired an alert (see the module docstring).
 AlertRule = Literal["rate", "rise"]
 
 #: The damage kind of U+FFFD REPLACEMENT CHARACTER; the others are mojibake kinds.
 REPLACEMENT = "replacement"
+
+#: The most page URLs an alert names, per field and kind.
+MAX_URLS = 3
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,7 @@ class Alert:
     )  # decision source -> damaged items
     damaged: int = 0  # items carrying the field with this damage so far
     repaired: int = 0  # of them, items whose value was repaired
+    urls: tuple[str, ...] = ()  # the first pages the damaged values came from
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -56,6 +64,7 @@ class Alert:
             "sources": dict(self.sources),
             "damaged": self.damaged,
             "repaired": self.repaired,
+            "urls": list(self.urls),
         }
 
 
@@ -84,6 +93,7 @@ class FieldStats:
     baseline_counts: Counter[str] = dataclasses.field(default_factory=Counter)
     samples: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     sources: dict[str, Counter[str]] = dataclasses.field(default_factory=dict)
+    urls: dict[str, list[str]] = dataclasses.field(default_factory=dict)
 
     def rate(self, kind: str) -> float:
         return self.damaged[kind] / self.items if self.items else 0.0
@@ -120,9 +130,10 @@ class AlertRules:
         value: str | None = None,
         source: str | None = None,
         repaired: Iterable[str] = (),
+        url: str | None = None,
     ) -> list[Alert]:
         """Record one item's *path* with the damage *kinds* it holds (empty when clean),
-        of which the *repaired* kinds were repaired."""
+        of which the *repaired* kinds were repaired; *url* is the item's page, when known."""
         stats = self.fields.get(path)
         if stats is None:
             stats = self.fields[path] = FieldStats()
@@ -138,11 +149,16 @@ class AlertRules:
             if value is not None and len(samples) < self.max_samples:
                 samples.append(value[:_SAMPLE_LENGTH])
             stats.sources.setdefault(kind, Counter())[source or "unknown"] += 1
+            if url is not None:
+                urls = stats.urls.setdefault(kind, [])
+                if len(urls) < MAX_URLS and url not in urls:
+                    urls.append(url)
         if not found and not stats.recent_counts:
             return []  # a clean item, nothing damaged in the recent window
         alerts = []
-        # Only kinds present in the windows or the totals can fire.
-        for kind in set(stats.recent_counts) | found:
+        # Only kinds present in the windows or the totals can fire; in the order of their
+        # names, so that alerts firing at one item come in the same order on every run.
+        for kind in sorted(set(stats.recent_counts) | found):
             if (path, kind) in self.fired:
                 continue
             alert = self._check(path, kind, stats)
@@ -192,6 +208,7 @@ class AlertRules:
             sources=dict(stats.sources.get(kind, Counter()).most_common()),
             damaged=stats.damaged[kind],
             repaired=stats.repaired[kind],
+            urls=tuple(stats.urls.get(kind, ())),
         )
 
     def unjudged(self) -> list[Unjudged]:

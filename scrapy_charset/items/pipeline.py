@@ -35,11 +35,12 @@ from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, disabled_notice, internal_error
+from scrapy_charset._log import Once, counted, disabled_notice, internal_error
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.alerts import REPLACEMENT, Alert, AlertRules
 from scrapy_charset.items.config import ItemChecksConfig
-from scrapy_charset.items.stamp import STAMP_KEYS, BoundStats, item_sources
+from scrapy_charset.items.stamp import STAMP_KEYS, BoundStats, Origin, item_sources
 from scrapy_charset.items.textcheck import TextReport, inspect_text
 from scrapy_charset.signals import charset_alert
 
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
-__all__ = ["CLOSE_REASON", "CharsetDropItem", "CharsetPipeline"]
+__all__ = ["CLOSE_REASON", "MAX_PAGES", "CharsetDropItem", "CharsetPipeline"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +57,9 @@ CLOSE_REASON = "charset_damage"
 
 #: Fields the closing note names; it counts the others.
 _NOTE_FIELDS = 5
+
+#: Pages the closing list of damaged pages names, per list; it counts the others.
+MAX_PAGES = 10
 
 #: Nesting deeper than this is not walked (counted in ``charset/items/skipped_values``).
 _MAX_DEPTH = 32
@@ -100,6 +104,7 @@ class _Scan:
     """What one item holds and what is to be changed in it; built without changing it."""
 
     source: str | None
+    url: str | None = None  # the item's page, when known
     found: dict[str, AbstractSet[str]] = field(default_factory=dict)  # path -> damage kinds
     samples: dict[str, str] = field(default_factory=dict)  # path -> a damaged value
     still_damaged: set[str] = field(default_factory=set)  # paths left with damage
@@ -200,6 +205,8 @@ class CharsetPipeline(BoundStats):
         self._paths: set[str] = set()
         self._warn = Once(logger, extra={"crawler": crawler})
         self._closing = False
+        # The damaged pages, for the closing list: the first MAX_PAGES URLs, and counts.
+        self._pages = _DamagedPages()
         # Filled by the spider middleware (CharsetItemStampMiddleware); what an item
         # dropped or failed before this pipeline left there is forgotten at once.
         self.sources = item_sources(crawler)
@@ -210,6 +217,8 @@ class CharsetPipeline(BoundStats):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """:raises CharsetSettingsError: for an invalid setting; Scrapy stops the crawl."""
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         with stops_the_crawl():
             config = ItemChecksConfig.from_settings(crawler.settings)
         if not config.charset_enabled:
@@ -229,14 +238,16 @@ class CharsetPipeline(BoundStats):
                 adapter = ItemAdapter(item)
             else:
                 return item
-            source = self.sources.pop(item)
+            origin = self.sources.pop_origin(item)
             self._inc(keys.ITEMS_CHECKED)
-            scan = self._scan(adapter, source)
+            scan = self._scan(adapter, origin)
             for edit in scan.edits:
                 journal.write(edit)
             if scan.changes and self.config.repairs_field:
                 self._record(adapter, item, scan.changes, journal)
             self._report(scan)
+            if scan.still_damaged or scan.repaired:
+                self._pages.add(origin, left=bool(scan.still_damaged), repaired=bool(scan.repaired))
         except Exception as error:
             journal.undo()
             self._failed(error)
@@ -246,9 +257,12 @@ class CharsetPipeline(BoundStats):
 
     # --- scan: read everything, change nothing ---------------------------------------------
 
-    def _scan(self, adapter: MutableMapping[Any, Any], source: str | None) -> _Scan:
+    def _scan(self, adapter: MutableMapping[Any, Any], origin: Origin | None) -> _Scan:
         config = self.config
-        scan = _Scan(source=source or self._stamped_source(adapter))
+        if origin is None:
+            scan = _Scan(source=self._stamped_source(adapter))
+        else:
+            scan = _Scan(source=origin.source or self._stamped_source(adapter), url=origin.url)
         for key in list(adapter.keys()):
             value = adapter.get(key)
             if key == config.item_field and _is_stamp(value):
@@ -485,6 +499,7 @@ class CharsetPipeline(BoundStats):
                 value=scan.samples.get(path),
                 source=scan.source,
                 repaired=repaired.get(path, ()),
+                url=scan.url,
             ):
                 self._alert(alert)
         limit = self.config.close_spider_rate
@@ -502,7 +517,7 @@ class CharsetPipeline(BoundStats):
         )
         logger.warning(
             "Charset alert: %(kind)s in field %(field)r: %(rule)s; decided by %(sources)s; "
-            "%(repairs)se.g. %(samples)r",
+            "%(repairs)se.g. %(samples)r%(pages)s",
             {
                 "kind": alert.kind,
                 "field": alert.field,
@@ -510,6 +525,8 @@ class CharsetPipeline(BoundStats):
                 "sources": ", ".join(f"{k} ({n})" for k, n in alert.sources.items()) or "?",
                 "repairs": "" if alert.kind == REPLACEMENT else self._repairs(alert) + "; ",
                 "samples": list(alert.samples),
+                # On a line of its own: URLs are long, and the line above is read first.
+                "pages": f"\n  pages: {', '.join(alert.urls)}" if alert.urls else "",
             },
             extra={"crawler": self.crawler},
         )
@@ -523,6 +540,7 @@ class CharsetPipeline(BoundStats):
             samples=list(alert.samples),
             sources=dict(alert.sources),
             repaired=alert.repaired,
+            urls=list(alert.urls),
             spider=self.crawler.spider,
         )
 
@@ -541,6 +559,7 @@ class CharsetPipeline(BoundStats):
         self.sources.clear()
         try:
             self._note_unjudged()
+            self._note_pages()
         except Exception as error:  # the closing note must not fail the close
             self._failed(error)
 
@@ -571,6 +590,30 @@ class CharsetPipeline(BoundStats):
             extra={"crawler": self.crawler},
         )
 
+    def _note_pages(self) -> None:
+        """One INFO line naming the pages whose items held damage: those left with damage
+        first (U+FFFD, or mojibake not repaired), then those whose damage was repaired."""
+        pages = self._pages
+        parts = []
+        if pages.left:
+            parts.append(
+                f"damage left in the items of {counted(pages.left, 'page')} (U+FFFD, or "
+                f"mojibake not repaired): {_urls(pages.left_urls, pages.left)}"
+            )
+        if pages.repaired:
+            parts.append(
+                f"repaired in the items of {counted(pages.repaired, 'page')}: "
+                f"{_urls(pages.repaired_urls, pages.repaired)}"
+            )
+        if pages.unknown:
+            parts.append(f"{counted(pages.unknown, 'damaged item')} from no known page")
+        if parts:
+            logger.info(
+                "Charset: %(parts)s",
+                {"parts": "; ".join(parts)},
+                extra={"crawler": self.crawler},
+            )
+
     def _forget(self, item: Any) -> None:
         self.sources.discard(item)
 
@@ -591,6 +634,38 @@ class CharsetPipeline(BoundStats):
             )
         else:  # pragma: no cover - Scrapy < 2.14
             engine.close_spider(self.crawler.spider, CLOSE_REASON)  # type: ignore[arg-type]
+
+
+class _DamagedPages:
+    """The pages whose items held damage: each page counted once per list (its
+    :class:`~scrapy_charset.items.stamp.Origin` is shared by its items), the first
+    :data:`MAX_PAGES` URLs of each list kept."""
+
+    def __init__(self) -> None:
+        self.left = self.repaired = self.unknown = 0
+        self.left_urls: list[str] = []
+        self.repaired_urls: list[str] = []
+
+    def add(self, origin: Origin | None, *, left: bool, repaired: bool) -> None:
+        if origin is None or origin.url is None:
+            self.unknown += 1
+            return
+        if left and not origin.damage_left:
+            origin.damage_left = True
+            self.left += 1
+            if len(self.left_urls) < MAX_PAGES:
+                self.left_urls.append(origin.url)
+        if repaired and not origin.repaired:
+            origin.repaired = True
+            self.repaired += 1
+            if len(self.repaired_urls) < MAX_PAGES:
+                self.repaired_urls.append(origin.url)
+
+
+def _urls(urls: list[str], count: int) -> str:
+    """*urls*, and how many more there were of *count*."""
+    more = count - len(urls)
+    return ", ".join(urls) + (f" and {more} more" if more else "")
 
 
 def _join(path: str, key: object) -> str:

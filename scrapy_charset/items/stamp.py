@@ -1,10 +1,11 @@
 """Link each item to the encoding decision of the response it came from.
 
 Pipelines never see the response, so a spider middleware makes the link. It always tells
-the item pipeline the decision's source (``header``, ``meta``, ``detected``...) of each
-item's response, without touching the item: :class:`ItemSources` keeps it, keyed by the
-item object, until the pipeline takes it, so the pipeline attributes damage
-(``charset/mojibake/source/<source>``, the alerts' "decided by") by default. It holds at
+the item pipeline the :class:`Origin` of each item, without touching the item: its
+response's URL and decision's source (``header``, ``meta``, ``detected``...).
+:class:`ItemSources` keeps it, keyed by the item object, until the pipeline takes it, so the
+pipeline attributes damage (``charset/mojibake/source/<source>``, the alerts' "decided by")
+and names its pages (the alerts' pages, the closing list of damaged pages) by default. It holds at
 most :data:`MAX_PENDING` items: an item another component filters out before the
 pipeline is held weakly where its type allows (``scrapy.Item``, dataclasses, attrs,
 pydantic), and a dict until newer items push it out (``charset/items/sources_evicted``).
@@ -39,6 +40,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy_charset import stats as keys
 from scrapy_charset._log import Once, disabled_notice, internal_error
 from scrapy_charset._meta import decision_of
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import stops_the_crawl
 from scrapy_charset.items.config import ItemChecksConfig
 
@@ -54,6 +56,7 @@ __all__ = [
     "BoundStats",
     "CharsetItemStampMiddleware",
     "ItemSources",
+    "Origin",
     "item_sources",
     "stamp_from_decision",
 ]
@@ -71,8 +74,27 @@ STAMP_KEYS = ("encoding", "source", "label", "confidence")
 MAX_PENDING = 10_000
 
 
+class Origin:
+    """Where an item came from: its response's *url* and decision *source*.
+
+    One object for all the items of a response, so the pipeline counts a damaged page once
+    (:attr:`damage_left`, :attr:`repaired`: whether it has counted this page already).
+    """
+
+    __slots__ = ("damage_left", "repaired", "source", "url")
+
+    def __init__(self, source: str | None, url: str | None = None) -> None:
+        self.source = source
+        self.url = url
+        self.damage_left = False
+        self.repaired = False
+
+    def __repr__(self) -> str:
+        return f"Origin({self.source!r}, {self.url!r})"
+
+
 class ItemSources:
-    """The decision source of each item on its way from the spider middleware to the item
+    """The :class:`Origin` of each item on its way from the spider middleware to the item
     pipeline, for at most *limit* items.
 
     Keyed by the item's ``id()`` with an identity check: a weak reference for the item
@@ -87,13 +109,16 @@ class ItemSources:
         self.evicted = 0
         #: Set by the item pipeline: without one to take them, sources are not kept.
         self.consumed = False
-        self._pending: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+        self._pending: OrderedDict[int, tuple[Any, Origin]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._pending)
 
-    def remember(self, item: Any, source: str) -> bool:
-        """Keep *source* for *item*; True when the oldest entry was forgotten for it."""
+    def remember(self, item: Any, origin: Origin | str) -> bool:
+        """Keep *origin* (or a decision source alone) for *item*; True when the oldest entry
+        was forgotten for it."""
+        if isinstance(origin, str):
+            origin = Origin(origin)
         pending = self._pending
         key = id(item)
         held = weakref.ref(item) if type(item).__weakrefoffset__ else item
@@ -104,22 +129,27 @@ class ItemSources:
             pending.popitem(last=False)
             self.evicted += 1
             evicted = True
-        pending[key] = (held, source)
+        pending[key] = (held, origin)
         return evicted
 
-    def pop(self, item: Any) -> str | None:
-        """The source kept for *item* (forgetting it), or None."""
+    def pop_origin(self, item: Any) -> Origin | None:
+        """The origin kept for *item* (forgetting it), or None."""
         entry = self._pending.pop(id(item), None)
         if entry is None:
             return None
-        held, source = entry
+        held, origin = entry
         if held is item or (type(held) is weakref.ref and held() is item):
-            return source
+            return origin
         return None
+
+    def pop(self, item: Any) -> str | None:
+        """The decision source kept for *item* (forgetting it), or None."""
+        origin = self.pop_origin(item)
+        return None if origin is None else origin.source
 
     def discard(self, item: Any) -> None:
         """Forget *item* (dropped, or failed in a pipeline)."""
-        self.pop(item)
+        self.pop_origin(item)
 
     def clear(self) -> None:
         self._pending.clear()
@@ -151,10 +181,10 @@ def stamp_from_decision(decision: Any) -> dict[str, Any] | None:
 class _Page:
     """One response's part of its items' stamps, read at its first item."""
 
-    __slots__ = ("error", "source", "stamp")
+    __slots__ = ("error", "origin", "stamp")
 
     def __init__(self) -> None:
-        self.source: str | None = None
+        self.origin: Origin | None = None
         self.stamp: dict[str, Any] | None = None
         self.error: Exception | None = None
 
@@ -207,6 +237,8 @@ class CharsetItemStampMiddleware(BoundStats):
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         return cls(crawler)
 
     def process_spider_output(
@@ -249,19 +281,22 @@ class CharsetItemStampMiddleware(BoundStats):
         return item
 
     def _page(self, response: Response) -> _Page:
-        """What every item of *response* gets: its decision's source and stamp."""
+        """What every item of *response* gets: its origin (URL and decision's source) and
+        stamp."""
         try:
             decision = decision_of(response.meta)
         except AttributeError:  # a response built without a request
             decision = None
         page = _Page()
-        if not isinstance(decision, Mapping):
-            return page
         sources = self.sources
+        if not isinstance(decision, Mapping):
+            if sources is not None and sources.consumed:
+                page.origin = Origin(None, response.url)
+            return page
         try:
             if sources is not None and sources.consumed:
                 source = decision.get("source")
-                page.source = str(source) if source else None
+                page.origin = Origin(str(source) if source else None, response.url)
             if self.field is not None:
                 page.stamp = stamp_from_decision(decision)
         except Exception as error:
@@ -276,9 +311,9 @@ class CharsetItemStampMiddleware(BoundStats):
                 return
             sources = self.sources
             if (
-                page.source is not None
+                page.origin is not None
                 and sources is not None
-                and sources.remember(item, page.source)
+                and sources.remember(item, page.origin)
             ):
                 self._evicted()
             if page.error is not None:

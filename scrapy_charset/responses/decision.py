@@ -35,7 +35,7 @@ class Source(str, Enum):
     HEADER = "header"
     META = "meta"
     XML_DECLARATION = "xml-declaration"
-    UTF8 = "utf-8"
+    UTF8 = "utf8-validity"  # a body valid (or mostly valid) as UTF-8 is UTF-8
     DETECTED = "detected"
     DEFAULT = "default"
 

@@ -33,10 +33,12 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.misc import load_object
 
 from scrapy_charset import stats as keys
-from scrapy_charset._log import Once, counted, disabled_notice
+from scrapy_charset._log import Once, counted, disabled_notice, once_per_crawler
 from scrapy_charset._meta import FALLBACK_META_KEY, META_KEY, tag, untag
+from scrapy_charset._placement import built_in_wrong_role
 from scrapy_charset._settings import CharsetSettingsError, shown, stops_the_crawl
 from scrapy_charset.responses import interop
 from scrapy_charset.responses.config import CharsetConfig
@@ -71,10 +73,11 @@ def _domain(response: Response) -> str:
 
 
 def _describe(decision: EncodingDecision) -> str:
+    # The HTML Standard's confidence ("tentative" for an honoured <meta>) is left out: it
+    # reads as doubt about a decision that was used; response.meta["charset"] has it.
     parts = [decision.source.value]
     if decision.label is not None:
         parts.append(repr(decision.label))
-    parts.append(decision.confidence.value)
     if decision.detector is not None:
         parts.append(f"detector {decision.detector} score {decision.score}")
     text = f"{decision.encoding} ({', '.join(parts)})"
@@ -117,10 +120,50 @@ class CharsetMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
+        if built_in_wrong_role(crawler, cls):
+            raise NotConfigured
         with stops_the_crawl():
             middleware = cls(crawler)
         middleware._check_priority()
+        middleware._check_item_checks()
         return middleware
+
+    def _check_item_checks(self) -> None:
+        """One INFO line when the middleware is listed without the add-on and without the
+        item pipeline: the item checks, on by default, are then off."""
+        from scrapy_charset._placement import ADDON_LINE
+        from scrapy_charset.items.config import ItemChecksConfig
+
+        settings = self.crawler.settings
+        if not ItemChecksConfig.from_settings(settings).enabled:
+            return
+        pipelines = {
+            **settings.getdict("ITEM_PIPELINES_BASE"),
+            **settings.getdict("ITEM_PIPELINES"),
+        }
+        for key, priority in pipelines.items():
+            if priority is None:
+                continue
+            try:
+                loaded = load_object(key) if isinstance(key, str) else key
+            except (ImportError, NameError, ValueError, AttributeError):
+                continue
+            # By name: the response side loads nothing of the item side.
+            if isinstance(loaded, type) and any(
+                base.__module__ == "scrapy_charset.items.pipeline"
+                and base.__name__ == "CharsetPipeline"
+                for base in loaded.__mro__
+            ):
+                return
+        if once_per_crawler(self.crawler, "item-checks-off"):
+            logger.info(
+                "The item checks are off: CharsetMiddleware is listed without the add-on, so "
+                "no item is checked for U+FFFD or mojibake. To turn them on, replace the "
+                "DOWNLOADER_MIDDLEWARES line with %(line)s; to silence this line, set "
+                "CHARSET_ITEM_CHECKS_ENABLED = False.",
+                {"line": ADDON_LINE},
+                extra={"spider": self.crawler.spider},
+            )
 
     def _check_priority(self) -> None:
         """Warn when the project lists the middleware above a decompressor: it would see

@@ -44,7 +44,7 @@ the earlier fixed minimum (eight valid sequences) accepted is accepted: with the
 met, L falls as V grows and is below 0.0001 from eight sequences on. The count is one
 pass of the C decoder in 16 KiB chunks (memory bounded whatever the body's size); legacy
 text fails at its first non-ASCII bytes, so it costs one window, and a UTF-8 body costs
-what the validity check before it costs. The decision is ``source="utf-8"`` (the UTF-8
+what the validity check before it costs. The decision is ``source="utf8-validity"`` (the UTF-8
 step decides, confidence tentative) with ``detector="mostly-utf-8"``, the share of valid
 sequences as its score and the two counts as details, so ``as_dict()`` shows the rule and
 its evidence under "detector"; the text is decoded with U+FFFD where it is invalid, as a
