@@ -514,15 +514,7 @@ def test_enabled_addons_line_shows_a_readable_addon(
 STARTUP_QUIET = [
     pytest.param("scrapy_charset._scrapy_compat", id="xmliter-reader-patch"),
     pytest.param("scrapy_charset.responses", id="responses"),
-    pytest.param(
-        "scrapy_charset",
-        id="the-whole-package",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="the item checks' pre-filter logs which path it loaded ('mojibake "
-            "pre-filter: the python path') when it is imported",
-        ),
-    ),
+    pytest.param("scrapy_charset", id="the-whole-package"),
 ]
 
 
