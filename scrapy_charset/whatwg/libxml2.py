@@ -1,0 +1,119 @@
+"""Whether lxml reads a body under its standard name as a browser does.
+
+``response.encoding`` is read by Python's codecs and by lxml, whose tables are libxml2's
+and those of the libiconv lxml's wheels bundle, not Python's. Which byte sequences lxml
+reads otherwise under each standard name was measured by
+``scripts/generate_lxml_names.py`` (every sequence the Encoding Standard maps to a
+character, through lxml's HTML and XML parsers) and is recorded in :mod:`._lxml_names`,
+pinned to the lxml it was measured with. A body that holds one of them keeps the
+``whatwg-*`` codec, which lxml refuses loudly (``LookupError``), and Scrapy's own lxml
+consumers are given its text (:mod:`scrapy_charset.responses.interop`).
+
+Single-byte encodings: the differing bytes join the byte class of
+:func:`scrapy_charset.whatwg.codecs.response_codec` (a pair measured as differing, a letter
+then a combining mark that libiconv composes, puts its mark in the class).
+
+Multi-byte encodings (:func:`reads_exactly`), for a body Python's C codec decoded strictly
+to the browser's text: the cheap check first, whether the body holds one of the
+sequences (few sequences: a substring search each) and the text one of their characters;
+most bodies stop there. When both hold, one pass over the body's characters, aligned,
+says whether a differing sequence is a character of the body or straddles two. ISO-2022-JP
+has no such pass (its bytes mean what the escapes before them say): a body whose text
+holds a character of a differing sequence keeps the ``whatwg-*`` codec.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+
+from scrapy_charset.whatwg import _lxml_names
+
+__all__ = ["DIFFERING", "NAMES", "differing_bytes", "reads_exactly"]
+
+#: WHATWG name -> the spelling lxml and Python read as the browser (measured).
+NAMES = _lxml_names.NAMES
+#: WHATWG name -> the byte sequences lxml reads otherwise under ``NAMES[name]``.
+DIFFERING = _lxml_names.DIFFERING
+
+#: Up to this many sequences, the cheap check searches the body for each.
+_MAX_SEARCHES = 16
+
+#: One character of a body the C codec decoded strictly: (lead bytes, rest) per length,
+#: the lead bytes of a longer character never standing alone.
+_CHARACTERS: dict[str, bytes] = {
+    "Shift_JIS": rb"[\x81-\x9f\xe0-\xfc][\x40-\x7e\x80-\xfc]|[^\x81-\x9f\xe0-\xfc]",
+    "EUC-JP": rb"\x8f[\xa1-\xfe][\xa1-\xfe]|[\x8e\xa1-\xfe][\xa1-\xfe]|[^\x8e\x8f\xa1-\xfe]",
+    "Big5": rb"[\x81-\xfe][\x40-\x7e\xa1-\xfe]|[^\x81-\xfe]",
+    "gb18030": (
+        rb"[\x81-\xfe][\x30-\x39][\x81-\xfe][\x30-\x39]|[\x81-\xfe][\x40-\x7e\x80-\xfe]"
+        rb"|[^\x81-\xfe]"
+    ),
+    "EUC-KR": rb"[\x81-\xfe][\x41-\xfe]|[^\x81-\xfe]",
+}
+_CHARACTERS["GBK"] = _CHARACTERS["gb18030"]
+
+
+def differing_bytes(name: str) -> bytes:
+    """The bytes of a single-byte encoding whose presence keeps the ``whatwg-*`` codec
+    for lxml's sake: each differing byte, and the second byte of each differing pair."""
+    return bytes(sorted({sequence[-1] for sequence in DIFFERING.get(name, ())}))
+
+
+def _alternatives(sequences: Iterable[bytes]) -> bytes:
+    """A regular expression matching exactly *sequences*, factored on their first bytes
+    (one branch per first byte, so that matching at a position costs one test)."""
+    by_first: dict[int, list[bytes]] = {}
+    for sequence in sequences:
+        by_first.setdefault(sequence[0], []).append(sequence[1:])
+    branches = []
+    for first, rests in sorted(by_first.items()):
+        head = re.escape(bytes((first,)))
+        if all(len(rest) == 1 for rest in rests):
+            trails = b"".join(re.escape(rest) for rest in sorted(rests))
+            branches.append(head + b"[" + trails + b"]")
+        elif rests == [b""]:
+            branches.append(head)
+        else:
+            longer = [rest for rest in rests if rest]
+            inner = _alternatives(longer)
+            branches.append(head + b"(?:" + inner + b")" + (b"?" if b"" in rests else b""))
+    return b"|".join(branches)
+
+
+@functools.cache
+def _check(name: str) -> Callable[[bytes, str], bool]:
+    """:func:`reads_exactly` for encoding *name*, built on first use."""
+    sequences = DIFFERING.get(name, ())
+    if not sequences:
+        return lambda body, text: True
+    from scrapy_charset.whatwg.codecs import DECODERS
+
+    decoder = DECODERS[name]
+    characters = "".join(sorted({char for seq in sequences for char in decoder(seq)}))
+    in_text = re.compile("[" + re.escape(characters) + "]").search
+    searches = tuple(sequences) if len(sequences) <= _MAX_SEARCHES and name in _CHARACTERS else None
+    character = _CHARACTERS.get(name)
+    aligned = (
+        None
+        if character is None
+        else re.compile(b"(?:" + character + b")*?(?:" + _alternatives(sequences) + b")", re.S)
+    )
+
+    def check(body: bytes, text: str) -> bool:
+        if searches is not None and not any(sequence in body for sequence in searches):
+            return True
+        if in_text(text) is None:
+            return True
+        if aligned is None:
+            return False  # ISO-2022-JP: a character of a differing sequence is enough
+        return aligned.match(body) is None
+
+    return check
+
+
+def reads_exactly(name: str, body: bytes, text: str) -> bool:
+    """Whether lxml reads *body* under ``NAMES[name]`` as the browser reads it, for a
+    multi-byte body that Python's C codec decoded strictly to *text*, the browser's."""
+    return _check(name)(body, text)
