@@ -17,7 +17,7 @@ from scrapy_charset.whatwg.codecs import (
     private_codec_name,
     response_codec,
 )
-from tests.spec import PACKAGE, script
+from tests.spec import PACKAGE, REPO, script
 
 
 def test_fingerprint_is_the_installed_lxmls() -> None:
@@ -186,3 +186,30 @@ def test_every_measured_sequence_keeps_the_whatwg_codec(encoding: str) -> None:
     for sequence in libxml2.DIFFERING[encoding]:
         body = b"a" + sequence + b"b"
         assert response_codec(body, encoding)[0] == private_codec_name(encoding), sequence
+
+
+def _docs_counts() -> dict[str, int]:
+    """docs/compatibility.md's "What lxml reads" table: encoding -> sequences it gives."""
+    text = (REPO / "docs" / "compatibility.md").read_text("utf-8")
+    section = text.split("## What lxml reads", 1)[1].split("\n## ", 1)[0]
+    counts: dict[str, int] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) != 3 or not cells[1].isdigit():
+            continue
+        for name in cells[0].split(", "):
+            if name == "ISO-8859-2 to -16":
+                counts.update(
+                    (encoding, int(cells[1]))
+                    for encoding in STANDARD_NAMES
+                    if encoding.startswith("ISO-8859-")
+                )
+            else:
+                counts[name] = int(cells[1])
+    return counts
+
+
+def test_docs_table_is_the_measured_one() -> None:
+    """The counts docs/compatibility.md gives per encoding are the generated table's."""
+    measured = {name: len(sequences) for name, sequences in _lxml_names.DIFFERING.items()}
+    assert _docs_counts() == measured
