@@ -152,3 +152,32 @@ def test_six_pairs_keep_the_whatwg_name() -> None:
     assert plain.encoding == "cp932"  # Scrapy's own name, which lxml reads otherwise
     found = lxml.html.fromstring(body, parser=lxml.html.HTMLParser(encoding="cp932"))
     assert found.xpath("string(//p)") == "営業時間 9時〜18時 ‖ −5 ¢ £ ¬"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "label", "path"),
+    [
+        # libiconv's Shift_JIS reads ~ as U+203E; its CP932 ～ as U+301C.
+        pytest.param("Shift_JIS", "Shift_JIS", "~u/9時～18時", id="shift_jis"),
+        pytest.param("Big5", "big5", "價格/€", id="big5-euro"),
+        pytest.param("windows-1251", "windows-1251", "~u/Москва", id="1251"),
+        pytest.param("UTF-8", "utf-8", "~u/東京", id="utf-8-as-is"),
+    ],
+)
+def test_sitemap(encoding: str, label: str, path: str) -> None:
+    """``SitemapSpider`` parses a sitemap's bytes under its own XML declaration, not
+    ``response.encoding``: a decided sitemap in a legacy encoding is given as its text."""
+    from scrapy.spiders import SitemapSpider
+
+    class Spider(SitemapSpider):
+        name = "sitemap"
+
+    loc = f"http://example.com/{path}"
+    body = _encoded(
+        f'<?xml version="1.0" encoding="{label}"?>\n<urlset><url><loc>{loc}</loc></url></urlset>',
+        encoding,
+    )
+    response = _decided(XmlResponse, "https://example.com/sitemap.xml", body, "text/xml")
+    assert response.meta["charset"]["encoding"] == encoding
+    found = [request.url for request in Spider()._parse_sitemap(response)]
+    assert found == [Request(loc).url]
