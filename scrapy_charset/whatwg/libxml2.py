@@ -14,9 +14,11 @@ Single-byte encodings: the differing bytes join the byte class of
 then a combining mark that libiconv composes, puts its mark in the class).
 
 Multi-byte encodings (:func:`reads_exactly`), for a body Python's C codec decoded strictly
-to the browser's text: the cheap check first, whether the body holds one of the
-sequences (few sequences: a substring search each) and the text one of their characters;
-most bodies stop there. When both hold, one pass over the body's characters, aligned,
+to the browser's text, on the sequences Python reads as browsers do (Shift_JIS's seven,
+six of gb18030's, seven of Big5's; none of EUC-JP's or ISO-2022-JP's: Python reads those
+otherwise too): the cheap check first, whether the text holds one of their characters (a
+search for each) and the body one of the sequences (few sequences: a substring search
+each); most bodies stop at the text. When both hold, one pass over the body's characters, aligned,
 says whether a differing sequence is a character of the body or straddles two. ISO-2022-JP
 has no such pass (its bytes mean what the escapes before them say): a body whose text
 holds a character of a differing sequence keeps the ``whatwg-*`` codec.
@@ -82,17 +84,38 @@ def _alternatives(sequences: Iterable[bytes]) -> bytes:
     return b"|".join(branches)
 
 
+def _python_reads(name: str, sequence: bytes) -> bool:
+    """Whether Python's codec of the standard name reads *sequence* as the browser."""
+    from scrapy_charset.whatwg.codecs import DECODERS, STANDARD_NAMES
+
+    try:
+        return sequence.decode(STANDARD_NAMES[name]) == DECODERS[name](sequence)
+    except UnicodeDecodeError:
+        return False
+
+
 @functools.cache
 def _check(name: str) -> Callable[[bytes, str], bool]:
-    """:func:`reads_exactly` for encoding *name*, built on first use."""
-    sequences = DIFFERING.get(name, ())
+    """:func:`reads_exactly` for encoding *name*, built on first use: on the sequences
+    Python's codec reads as the browser (a body with one of the others never gets here)."""
+    sequences = tuple(seq for seq in DIFFERING.get(name, ()) if _python_reads(name, seq))
     if not sequences:
         return lambda body, text: True
     from scrapy_charset.whatwg.codecs import DECODERS
 
     decoder = DECODERS[name]
-    characters = "".join(sorted({char for seq in sequences for char in decoder(seq)}))
-    in_text = re.compile("[" + re.escape(characters) + "]").search
+    characters = sorted({char for seq in sequences for char in decoder(seq)})
+    if len(characters) <= _MAX_SEARCHES:
+
+        def in_text(text: str) -> bool:
+            return any(char in text for char in characters)
+
+    else:
+        search = re.compile("[" + re.escape("".join(characters)) + "]").search
+
+        def in_text(text: str) -> bool:
+            return search(text) is not None
+
     searches = tuple(sequences) if len(sequences) <= _MAX_SEARCHES and name in _CHARACTERS else None
     character = _CHARACTERS.get(name)
     aligned = (
@@ -102,9 +125,10 @@ def _check(name: str) -> Callable[[bytes, str], bool]:
     )
 
     def check(body: bytes, text: str) -> bool:
-        if searches is not None and not any(sequence in body for sequence in searches):
+        # A one-character search in the text is the cheaper: first.
+        if not in_text(text):
             return True
-        if in_text(text) is None:
+        if searches is not None and not any(sequence in body for sequence in searches):
             return True
         if aligned is None:
             return False  # ISO-2022-JP: a character of a differing sequence is enough
