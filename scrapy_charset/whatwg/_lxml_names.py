@@ -11,96 +11,7 @@ LIBXML_VERSION = "2.14.6"
 FINGERPRINT = "5a31ce6c309456c9d9b3ed77b61bed82b0bb2b5104982dda02fc5ddd8faaddb6"
 
 #: WHATWG name -> the spelling lxml and Python read as the browser's decoder, but
-#: for the sequences of DIFFERING. Sequences lxml reads otherwise, per candidate:
-# UTF-8:
-#   utf-8: 0
-# IBM866:
-#   ibm866: 0
-# ISO-8859-2:
-#   iso-8859-2: 0
-# ISO-8859-3:
-#   iso-8859-3: 0
-# ISO-8859-4:
-#   iso-8859-4: 0
-# ISO-8859-5:
-#   iso-8859-5: 0
-# ISO-8859-6:
-#   iso-8859-6: 0
-# ISO-8859-7:
-#   iso-8859-7: 0
-# ISO-8859-8:
-#   iso-8859-8: 0
-# ISO-8859-8-I:
-#   iso-8859-8: 0
-# ISO-8859-10:
-#   iso-8859-10: 0
-# ISO-8859-13:
-#   iso-8859-13: 0
-# ISO-8859-14:
-#   iso-8859-14: 0
-# ISO-8859-15:
-#   iso-8859-15: 0
-# ISO-8859-16:
-#   iso-8859-16: 0
-# KOI8-R:
-#   koi8-r: 0
-# KOI8-U:
-#   koi8-u: 2
-# macintosh:
-#   macintosh: 3
-#   macroman: 3
-# windows-874:
-#   cp874: 23
-# windows-1250:
-#   windows-1250: 5
-#   cp1250: 5
-# windows-1251:
-#   windows-1251: 1
-#   cp1251: 1
-# windows-1252:
-#   windows-1252: 5
-#   cp1252: 5
-# windows-1253:
-#   windows-1253: 14
-#   cp1253: 14
-# windows-1254:
-#   windows-1254: 7
-#   cp1254: 7
-# windows-1255:
-#   windows-1255: 44
-#   cp1255: 44
-# windows-1256:
-#   windows-1256: 0
-# windows-1257:
-#   windows-1257: 10
-#   cp1257: 10
-# windows-1258:
-#   windows-1258: 205
-#   cp1258: 205
-# x-mac-cyrillic:
-#   maccyrillic: 3
-# GBK:
-#   gb18030: 8
-# gb18030:
-#   gb18030: 8
-# Big5:
-#   big5-hkscs: 142
-#   big5hkscs: 142
-# EUC-JP:
-#   euc-jp: 463
-#   eucjp: 463
-# ISO-2022-JP:
-#   iso-2022-jp: 526
-#   csiso2022jp: 526
-# Shift_JIS:
-#   cp932: 7
-#   ms_kanji: 854
-# EUC-KR:
-#   cp949: 0
-# UTF-16BE:
-#   utf-16be: 0
-# UTF-16LE:
-#   utf-16le: 0
+#: for the sequences of DIFFERING (no other spelling of the codec is read better).
 NAMES: dict[str, str] = {
     'UTF-8': 'utf-8',
     'IBM866': 'ibm866',
@@ -142,7 +53,8 @@ NAMES: dict[str, str] = {
     'UTF-16LE': 'utf-16le',
 }
 
-#: WHATWG name -> the byte sequences lxml reads otherwise under NAMES[name].
+#: WHATWG name -> the byte sequences lxml reads otherwise under NAMES[name]
+#: (each with the browser's text, then what each parser read).
 DIFFERING: dict[str, tuple[bytes, ...]] = {
     'UTF-8': (),
     'IBM866': (),
@@ -161,1517 +73,1517 @@ DIFFERING: dict[str, tuple[bytes, ...]] = {
     'ISO-8859-16': (),
     'KOI8-R': (),
     'KOI8-U': (
-        b'\xae',
-        b'\xbe',
+        b'\xae',  # U+045E: html U+255D, xml U+255D
+        b'\xbe',  # U+040E: html U+256C, xml U+256C
     ),
     'macintosh': (
-        b'\xbd',
-        b'\xdb',
-        b'\xf0',
+        b'\xbd',  # U+03A9: html U+2126, xml U+2126
+        b'\xdb',  # U+20AC: html U+00A4, xml U+00A4
+        b'\xf0',  # U+F8FF: html dropped, xml refused
     ),
     'windows-874': (
-        b'\x81',
-        b'\x82',
-        b'\x83',
-        b'\x84',
-        b'\x86',
-        b'\x87',
-        b'\x88',
-        b'\x89',
-        b'\x8a',
-        b'\x8b',
-        b'\x8c',
-        b'\x8d',
-        b'\x8e',
-        b'\x8f',
-        b'\x90',
-        b'\x98',
-        b'\x99',
-        b'\x9a',
-        b'\x9b',
-        b'\x9c',
-        b'\x9d',
-        b'\x9e',
-        b'\x9f',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x82',  # U+0082: html dropped, xml refused
+        b'\x83',  # U+0083: html dropped, xml refused
+        b'\x84',  # U+0084: html dropped, xml refused
+        b'\x86',  # U+0086: html dropped, xml refused
+        b'\x87',  # U+0087: html dropped, xml refused
+        b'\x88',  # U+0088: html dropped, xml refused
+        b'\x89',  # U+0089: html dropped, xml refused
+        b'\x8a',  # U+008A: html dropped, xml refused
+        b'\x8b',  # U+008B: html dropped, xml refused
+        b'\x8c',  # U+008C: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8e',  # U+008E: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x98',  # U+0098: html dropped, xml refused
+        b'\x99',  # U+0099: html dropped, xml refused
+        b'\x9a',  # U+009A: html dropped, xml refused
+        b'\x9b',  # U+009B: html dropped, xml refused
+        b'\x9c',  # U+009C: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
+        b'\x9e',  # U+009E: html dropped, xml refused
+        b'\x9f',  # U+009F: html dropped, xml refused
     ),
     'windows-1250': (
-        b'\x81',
-        b'\x83',
-        b'\x88',
-        b'\x90',
-        b'\x98',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x83',  # U+0083: html dropped, xml refused
+        b'\x88',  # U+0088: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x98',  # U+0098: html dropped, xml refused
     ),
     'windows-1251': (
-        b'\x98',
+        b'\x98',  # U+0098: html dropped, xml refused
     ),
     'windows-1252': (
-        b'\x81',
-        b'\x8d',
-        b'\x8f',
-        b'\x90',
-        b'\x9d',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
     ),
     'windows-1253': (
-        b'\x81',
-        b'\x88',
-        b'\x8a',
-        b'\x8c',
-        b'\x8d',
-        b'\x8e',
-        b'\x8f',
-        b'\x90',
-        b'\x98',
-        b'\x9a',
-        b'\x9c',
-        b'\x9d',
-        b'\x9e',
-        b'\x9f',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x88',  # U+0088: html dropped, xml refused
+        b'\x8a',  # U+008A: html dropped, xml refused
+        b'\x8c',  # U+008C: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8e',  # U+008E: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x98',  # U+0098: html dropped, xml refused
+        b'\x9a',  # U+009A: html dropped, xml refused
+        b'\x9c',  # U+009C: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
+        b'\x9e',  # U+009E: html dropped, xml refused
+        b'\x9f',  # U+009F: html dropped, xml refused
     ),
     'windows-1254': (
-        b'\x81',
-        b'\x8d',
-        b'\x8e',
-        b'\x8f',
-        b'\x90',
-        b'\x9d',
-        b'\x9e',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8e',  # U+008E: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
+        b'\x9e',  # U+009E: html dropped, xml refused
     ),
     'windows-1255': (
-        b'\x81',
-        b'\x8a',
-        b'\x8c',
-        b'\x8d',
-        b'\x8e',
-        b'\x8f',
-        b'\x90',
-        b'\x9a',
-        b'\x9c',
-        b'\x9d',
-        b'\x9e',
-        b'\x9f',
-        b'\xd6\xc7',
-        b'\xe0\xc7',
-        b'\xe0\xc8',
-        b'\xe0\xcc',
-        b'\xe1\xcc',
-        b'\xe1\xcf',
-        b'\xe2\xcc',
-        b'\xe3\xcc',
-        b'\xe4\xcc',
-        b'\xe5\xc9',
-        b'\xe5\xcc',
-        b'\xe6\xcc',
-        b'\xe8\xcc',
-        b'\xe9\xc4',
-        b'\xe9\xcc',
-        b'\xea\xcc',
-        b'\xeb\xcc',
-        b'\xeb\xcf',
-        b'\xec\xcc',
-        b'\xee\xcc',
-        b'\xf0\xcc',
-        b'\xf1\xcc',
-        b'\xf3\xcc',
-        b'\xf4\xcc',
-        b'\xf4\xcf',
-        b'\xf6\xcc',
-        b'\xf7\xcc',
-        b'\xf8\xcc',
-        b'\xf9\xcc',
-        b'\xf9\xd1',
-        b'\xf9\xd2',
-        b'\xfa\xcc',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x8a',  # U+008A: html dropped, xml refused
+        b'\x8c',  # U+008C: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8e',  # U+008E: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x9a',  # U+009A: html dropped, xml refused
+        b'\x9c',  # U+009C: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
+        b'\x9e',  # U+009E: html dropped, xml refused
+        b'\x9f',  # U+009F: html dropped, xml refused
+        b'\xd6\xc7',  # U+05F2 U+05B7: html U+FB1F, xml U+FB1F
+        b'\xe0\xc7',  # U+05D0 U+05B7: html U+FB2E, xml U+FB2E
+        b'\xe0\xc8',  # U+05D0 U+05B8: html U+FB2F, xml U+FB2F
+        b'\xe0\xcc',  # U+05D0 U+05BC: html U+FB30, xml U+FB30
+        b'\xe1\xcc',  # U+05D1 U+05BC: html U+FB31, xml U+FB31
+        b'\xe1\xcf',  # U+05D1 U+05BF: html U+FB4C, xml U+FB4C
+        b'\xe2\xcc',  # U+05D2 U+05BC: html U+FB32, xml U+FB32
+        b'\xe3\xcc',  # U+05D3 U+05BC: html U+FB33, xml U+FB33
+        b'\xe4\xcc',  # U+05D4 U+05BC: html U+FB34, xml U+FB34
+        b'\xe5\xc9',  # U+05D5 U+05B9: html U+FB4B, xml U+FB4B
+        b'\xe5\xcc',  # U+05D5 U+05BC: html U+FB35, xml U+FB35
+        b'\xe6\xcc',  # U+05D6 U+05BC: html U+FB36, xml U+FB36
+        b'\xe8\xcc',  # U+05D8 U+05BC: html U+FB38, xml U+FB38
+        b'\xe9\xc4',  # U+05D9 U+05B4: html U+FB1D, xml U+FB1D
+        b'\xe9\xcc',  # U+05D9 U+05BC: html U+FB39, xml U+FB39
+        b'\xea\xcc',  # U+05DA U+05BC: html U+FB3A, xml U+FB3A
+        b'\xeb\xcc',  # U+05DB U+05BC: html U+FB3B, xml U+FB3B
+        b'\xeb\xcf',  # U+05DB U+05BF: html U+FB4D, xml U+FB4D
+        b'\xec\xcc',  # U+05DC U+05BC: html U+FB3C, xml U+FB3C
+        b'\xee\xcc',  # U+05DE U+05BC: html U+FB3E, xml U+FB3E
+        b'\xf0\xcc',  # U+05E0 U+05BC: html U+FB40, xml U+FB40
+        b'\xf1\xcc',  # U+05E1 U+05BC: html U+FB41, xml U+FB41
+        b'\xf3\xcc',  # U+05E3 U+05BC: html U+FB43, xml U+FB43
+        b'\xf4\xcc',  # U+05E4 U+05BC: html U+FB44, xml U+FB44
+        b'\xf4\xcf',  # U+05E4 U+05BF: html U+FB4E, xml U+FB4E
+        b'\xf6\xcc',  # U+05E6 U+05BC: html U+FB46, xml U+FB46
+        b'\xf7\xcc',  # U+05E7 U+05BC: html U+FB47, xml U+FB47
+        b'\xf8\xcc',  # U+05E8 U+05BC: html U+FB48, xml U+FB48
+        b'\xf9\xcc',  # U+05E9 U+05BC: html U+FB49, xml U+FB49
+        b'\xf9\xd1',  # U+05E9 U+05C1: html U+FB2A, xml U+FB2A
+        b'\xf9\xd2',  # U+05E9 U+05C2: html U+FB2B, xml U+FB2B
+        b'\xfa\xcc',  # U+05EA U+05BC: html U+FB4A, xml U+FB4A
     ),
     'windows-1256': (),
     'windows-1257': (
-        b'\x81',
-        b'\x83',
-        b'\x88',
-        b'\x8a',
-        b'\x8c',
-        b'\x90',
-        b'\x98',
-        b'\x9a',
-        b'\x9c',
-        b'\x9f',
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x83',  # U+0083: html dropped, xml refused
+        b'\x88',  # U+0088: html dropped, xml refused
+        b'\x8a',  # U+008A: html dropped, xml refused
+        b'\x8c',  # U+008C: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x98',  # U+0098: html dropped, xml refused
+        b'\x9a',  # U+009A: html dropped, xml refused
+        b'\x9c',  # U+009C: html dropped, xml refused
+        b'\x9f',  # U+009F: html dropped, xml refused
     ),
     'windows-1258': (
-        b'A\xcc',
-        b'A\xd2',
-        b'A\xde',
-        b'A\xec',
-        b'A\xf2',
-        b'B\xf2',
-        b'C\xec',
-        b'D\xf2',
-        b'E\xcc',
-        b'E\xd2',
-        b'E\xde',
-        b'E\xec',
-        b'E\xf2',
-        b'G\xec',
-        b'H\xf2',
-        b'I\xcc',
-        b'I\xd2',
-        b'I\xde',
-        b'I\xec',
-        b'I\xf2',
-        b'K\xec',
-        b'K\xf2',
-        b'L\xec',
-        b'L\xf2',
-        b'M\xec',
-        b'M\xf2',
-        b'N\xcc',
-        b'N\xde',
-        b'N\xec',
-        b'N\xf2',
-        b'O\xcc',
-        b'O\xd2',
-        b'O\xde',
-        b'O\xec',
-        b'O\xf2',
-        b'P\xec',
-        b'R\xec',
-        b'R\xf2',
-        b'S\xec',
-        b'S\xf2',
-        b'T\xf2',
-        b'U\xcc',
-        b'U\xd2',
-        b'U\xde',
-        b'U\xec',
-        b'U\xf2',
-        b'V\xde',
-        b'V\xf2',
-        b'W\xcc',
-        b'W\xec',
-        b'W\xf2',
-        b'Y\xcc',
-        b'Y\xd2',
-        b'Y\xde',
-        b'Y\xec',
-        b'Y\xf2',
-        b'Z\xec',
-        b'Z\xf2',
-        b'a\xcc',
-        b'a\xd2',
-        b'a\xde',
-        b'a\xec',
-        b'a\xf2',
-        b'b\xf2',
-        b'c\xec',
-        b'd\xf2',
-        b'e\xcc',
-        b'e\xd2',
-        b'e\xde',
-        b'e\xec',
-        b'e\xf2',
-        b'g\xec',
-        b'h\xf2',
-        b'i\xcc',
-        b'i\xd2',
-        b'i\xde',
-        b'i\xec',
-        b'i\xf2',
-        b'k\xec',
-        b'k\xf2',
-        b'l\xec',
-        b'l\xf2',
-        b'm\xec',
-        b'm\xf2',
-        b'n\xcc',
-        b'n\xde',
-        b'n\xec',
-        b'n\xf2',
-        b'o\xcc',
-        b'o\xd2',
-        b'o\xde',
-        b'o\xec',
-        b'o\xf2',
-        b'p\xec',
-        b'r\xec',
-        b'r\xf2',
-        b's\xec',
-        b's\xf2',
-        b't\xf2',
-        b'u\xcc',
-        b'u\xd2',
-        b'u\xde',
-        b'u\xec',
-        b'u\xf2',
-        b'v\xde',
-        b'v\xf2',
-        b'w\xcc',
-        b'w\xec',
-        b'w\xf2',
-        b'y\xcc',
-        b'y\xd2',
-        b'y\xde',
-        b'y\xec',
-        b'y\xf2',
-        b'z\xec',
-        b'z\xf2',
-        b'\x81',
-        b'\x8a',
-        b'\x8d',
-        b'\x8e',
-        b'\x8f',
-        b'\x90',
-        b'\x9a',
-        b'\x9d',
-        b'\x9e',
-        b'\xc2\xcc',
-        b'\xc2\xd2',
-        b'\xc2\xde',
-        b'\xc2\xec',
-        b'\xc2\xf2',
-        b'\xc3\xcc',
-        b'\xc3\xd2',
-        b'\xc3\xde',
-        b'\xc3\xec',
-        b'\xc3\xf2',
-        b'\xc5\xec',
-        b'\xc6\xec',
-        b'\xc7\xec',
-        b'\xca\xcc',
-        b'\xca\xd2',
-        b'\xca\xde',
-        b'\xca\xec',
-        b'\xca\xf2',
-        b'\xcf\xec',
-        b'\xd3\xde',
-        b'\xd4\xcc',
-        b'\xd4\xd2',
-        b'\xd4\xde',
-        b'\xd4\xec',
-        b'\xd4\xf2',
-        b'\xd5\xcc',
-        b'\xd5\xd2',
-        b'\xd5\xde',
-        b'\xd5\xec',
-        b'\xd5\xf2',
-        b'\xd6\xde',
-        b'\xd8\xec',
-        b'\xda\xde',
-        b'\xdc\xcc',
-        b'\xdc\xec',
-        b'\xdd\xcc',
-        b'\xdd\xd2',
-        b'\xdd\xde',
-        b'\xdd\xec',
-        b'\xdd\xf2',
-        b'\xe2\xcc',
-        b'\xe2\xd2',
-        b'\xe2\xde',
-        b'\xe2\xec',
-        b'\xe2\xf2',
-        b'\xe3\xcc',
-        b'\xe3\xd2',
-        b'\xe3\xde',
-        b'\xe3\xec',
-        b'\xe3\xf2',
-        b'\xe5\xec',
-        b'\xe6\xec',
-        b'\xe7\xec',
-        b'\xea\xcc',
-        b'\xea\xd2',
-        b'\xea\xde',
-        b'\xea\xec',
-        b'\xea\xf2',
-        b'\xef\xec',
-        b'\xf3\xde',
-        b'\xf4\xcc',
-        b'\xf4\xd2',
-        b'\xf4\xde',
-        b'\xf4\xec',
-        b'\xf4\xf2',
-        b'\xf5\xcc',
-        b'\xf5\xd2',
-        b'\xf5\xde',
-        b'\xf5\xec',
-        b'\xf5\xf2',
-        b'\xf6\xde',
-        b'\xf8\xec',
-        b'\xfa\xde',
-        b'\xfc\xcc',
-        b'\xfc\xec',
-        b'\xfd\xcc',
-        b'\xfd\xd2',
-        b'\xfd\xde',
-        b'\xfd\xec',
-        b'\xfd\xf2',
+        b'A\xcc',  # U+0041 U+0300: html U+00C0, xml U+00C0
+        b'A\xd2',  # U+0041 U+0309: html U+1EA2, xml U+1EA2
+        b'A\xde',  # U+0041 U+0303: html U+00C3, xml U+00C3
+        b'A\xec',  # U+0041 U+0301: html U+00C1, xml U+00C1
+        b'A\xf2',  # U+0041 U+0323: html U+1EA0, xml U+1EA0
+        b'B\xf2',  # U+0042 U+0323: html U+1E04, xml U+1E04
+        b'C\xec',  # U+0043 U+0301: html U+0106, xml U+0106
+        b'D\xf2',  # U+0044 U+0323: html U+1E0C, xml U+1E0C
+        b'E\xcc',  # U+0045 U+0300: html U+00C8, xml U+00C8
+        b'E\xd2',  # U+0045 U+0309: html U+1EBA, xml U+1EBA
+        b'E\xde',  # U+0045 U+0303: html U+1EBC, xml U+1EBC
+        b'E\xec',  # U+0045 U+0301: html U+00C9, xml U+00C9
+        b'E\xf2',  # U+0045 U+0323: html U+1EB8, xml U+1EB8
+        b'G\xec',  # U+0047 U+0301: html U+01F4, xml U+01F4
+        b'H\xf2',  # U+0048 U+0323: html U+1E24, xml U+1E24
+        b'I\xcc',  # U+0049 U+0300: html U+00CC, xml U+00CC
+        b'I\xd2',  # U+0049 U+0309: html U+1EC8, xml U+1EC8
+        b'I\xde',  # U+0049 U+0303: html U+0128, xml U+0128
+        b'I\xec',  # U+0049 U+0301: html U+00CD, xml U+00CD
+        b'I\xf2',  # U+0049 U+0323: html U+1ECA, xml U+1ECA
+        b'K\xec',  # U+004B U+0301: html U+1E30, xml U+1E30
+        b'K\xf2',  # U+004B U+0323: html U+1E32, xml U+1E32
+        b'L\xec',  # U+004C U+0301: html U+0139, xml U+0139
+        b'L\xf2',  # U+004C U+0323: html U+1E36, xml U+1E36
+        b'M\xec',  # U+004D U+0301: html U+1E3E, xml U+1E3E
+        b'M\xf2',  # U+004D U+0323: html U+1E42, xml U+1E42
+        b'N\xcc',  # U+004E U+0300: html U+01F8, xml U+01F8
+        b'N\xde',  # U+004E U+0303: html U+00D1, xml U+00D1
+        b'N\xec',  # U+004E U+0301: html U+0143, xml U+0143
+        b'N\xf2',  # U+004E U+0323: html U+1E46, xml U+1E46
+        b'O\xcc',  # U+004F U+0300: html U+00D2, xml U+00D2
+        b'O\xd2',  # U+004F U+0309: html U+1ECE, xml U+1ECE
+        b'O\xde',  # U+004F U+0303: html U+00D5, xml U+00D5
+        b'O\xec',  # U+004F U+0301: html U+00D3, xml U+00D3
+        b'O\xf2',  # U+004F U+0323: html U+1ECC, xml U+1ECC
+        b'P\xec',  # U+0050 U+0301: html U+1E54, xml U+1E54
+        b'R\xec',  # U+0052 U+0301: html U+0154, xml U+0154
+        b'R\xf2',  # U+0052 U+0323: html U+1E5A, xml U+1E5A
+        b'S\xec',  # U+0053 U+0301: html U+015A, xml U+015A
+        b'S\xf2',  # U+0053 U+0323: html U+1E62, xml U+1E62
+        b'T\xf2',  # U+0054 U+0323: html U+1E6C, xml U+1E6C
+        b'U\xcc',  # U+0055 U+0300: html U+00D9, xml U+00D9
+        b'U\xd2',  # U+0055 U+0309: html U+1EE6, xml U+1EE6
+        b'U\xde',  # U+0055 U+0303: html U+0168, xml U+0168
+        b'U\xec',  # U+0055 U+0301: html U+00DA, xml U+00DA
+        b'U\xf2',  # U+0055 U+0323: html U+1EE4, xml U+1EE4
+        b'V\xde',  # U+0056 U+0303: html U+1E7C, xml U+1E7C
+        b'V\xf2',  # U+0056 U+0323: html U+1E7E, xml U+1E7E
+        b'W\xcc',  # U+0057 U+0300: html U+1E80, xml U+1E80
+        b'W\xec',  # U+0057 U+0301: html U+1E82, xml U+1E82
+        b'W\xf2',  # U+0057 U+0323: html U+1E88, xml U+1E88
+        b'Y\xcc',  # U+0059 U+0300: html U+1EF2, xml U+1EF2
+        b'Y\xd2',  # U+0059 U+0309: html U+1EF6, xml U+1EF6
+        b'Y\xde',  # U+0059 U+0303: html U+1EF8, xml U+1EF8
+        b'Y\xec',  # U+0059 U+0301: html U+00DD, xml U+00DD
+        b'Y\xf2',  # U+0059 U+0323: html U+1EF4, xml U+1EF4
+        b'Z\xec',  # U+005A U+0301: html U+0179, xml U+0179
+        b'Z\xf2',  # U+005A U+0323: html U+1E92, xml U+1E92
+        b'a\xcc',  # U+0061 U+0300: html U+00E0, xml U+00E0
+        b'a\xd2',  # U+0061 U+0309: html U+1EA3, xml U+1EA3
+        b'a\xde',  # U+0061 U+0303: html U+00E3, xml U+00E3
+        b'a\xec',  # U+0061 U+0301: html U+00E1, xml U+00E1
+        b'a\xf2',  # U+0061 U+0323: html U+1EA1, xml U+1EA1
+        b'b\xf2',  # U+0062 U+0323: html U+1E05, xml U+1E05
+        b'c\xec',  # U+0063 U+0301: html U+0107, xml U+0107
+        b'd\xf2',  # U+0064 U+0323: html U+1E0D, xml U+1E0D
+        b'e\xcc',  # U+0065 U+0300: html U+00E8, xml U+00E8
+        b'e\xd2',  # U+0065 U+0309: html U+1EBB, xml U+1EBB
+        b'e\xde',  # U+0065 U+0303: html U+1EBD, xml U+1EBD
+        b'e\xec',  # U+0065 U+0301: html U+00E9, xml U+00E9
+        b'e\xf2',  # U+0065 U+0323: html U+1EB9, xml U+1EB9
+        b'g\xec',  # U+0067 U+0301: html U+01F5, xml U+01F5
+        b'h\xf2',  # U+0068 U+0323: html U+1E25, xml U+1E25
+        b'i\xcc',  # U+0069 U+0300: html U+00EC, xml U+00EC
+        b'i\xd2',  # U+0069 U+0309: html U+1EC9, xml U+1EC9
+        b'i\xde',  # U+0069 U+0303: html U+0129, xml U+0129
+        b'i\xec',  # U+0069 U+0301: html U+00ED, xml U+00ED
+        b'i\xf2',  # U+0069 U+0323: html U+1ECB, xml U+1ECB
+        b'k\xec',  # U+006B U+0301: html U+1E31, xml U+1E31
+        b'k\xf2',  # U+006B U+0323: html U+1E33, xml U+1E33
+        b'l\xec',  # U+006C U+0301: html U+013A, xml U+013A
+        b'l\xf2',  # U+006C U+0323: html U+1E37, xml U+1E37
+        b'm\xec',  # U+006D U+0301: html U+1E3F, xml U+1E3F
+        b'm\xf2',  # U+006D U+0323: html U+1E43, xml U+1E43
+        b'n\xcc',  # U+006E U+0300: html U+01F9, xml U+01F9
+        b'n\xde',  # U+006E U+0303: html U+00F1, xml U+00F1
+        b'n\xec',  # U+006E U+0301: html U+0144, xml U+0144
+        b'n\xf2',  # U+006E U+0323: html U+1E47, xml U+1E47
+        b'o\xcc',  # U+006F U+0300: html U+00F2, xml U+00F2
+        b'o\xd2',  # U+006F U+0309: html U+1ECF, xml U+1ECF
+        b'o\xde',  # U+006F U+0303: html U+00F5, xml U+00F5
+        b'o\xec',  # U+006F U+0301: html U+00F3, xml U+00F3
+        b'o\xf2',  # U+006F U+0323: html U+1ECD, xml U+1ECD
+        b'p\xec',  # U+0070 U+0301: html U+1E55, xml U+1E55
+        b'r\xec',  # U+0072 U+0301: html U+0155, xml U+0155
+        b'r\xf2',  # U+0072 U+0323: html U+1E5B, xml U+1E5B
+        b's\xec',  # U+0073 U+0301: html U+015B, xml U+015B
+        b's\xf2',  # U+0073 U+0323: html U+1E63, xml U+1E63
+        b't\xf2',  # U+0074 U+0323: html U+1E6D, xml U+1E6D
+        b'u\xcc',  # U+0075 U+0300: html U+00F9, xml U+00F9
+        b'u\xd2',  # U+0075 U+0309: html U+1EE7, xml U+1EE7
+        b'u\xde',  # U+0075 U+0303: html U+0169, xml U+0169
+        b'u\xec',  # U+0075 U+0301: html U+00FA, xml U+00FA
+        b'u\xf2',  # U+0075 U+0323: html U+1EE5, xml U+1EE5
+        b'v\xde',  # U+0076 U+0303: html U+1E7D, xml U+1E7D
+        b'v\xf2',  # U+0076 U+0323: html U+1E7F, xml U+1E7F
+        b'w\xcc',  # U+0077 U+0300: html U+1E81, xml U+1E81
+        b'w\xec',  # U+0077 U+0301: html U+1E83, xml U+1E83
+        b'w\xf2',  # U+0077 U+0323: html U+1E89, xml U+1E89
+        b'y\xcc',  # U+0079 U+0300: html U+1EF3, xml U+1EF3
+        b'y\xd2',  # U+0079 U+0309: html U+1EF7, xml U+1EF7
+        b'y\xde',  # U+0079 U+0303: html U+1EF9, xml U+1EF9
+        b'y\xec',  # U+0079 U+0301: html U+00FD, xml U+00FD
+        b'y\xf2',  # U+0079 U+0323: html U+1EF5, xml U+1EF5
+        b'z\xec',  # U+007A U+0301: html U+017A, xml U+017A
+        b'z\xf2',  # U+007A U+0323: html U+1E93, xml U+1E93
+        b'\x81',  # U+0081: html dropped, xml refused
+        b'\x8a',  # U+008A: html dropped, xml refused
+        b'\x8d',  # U+008D: html dropped, xml refused
+        b'\x8e',  # U+008E: html dropped, xml refused
+        b'\x8f',  # U+008F: html dropped, xml refused
+        b'\x90',  # U+0090: html dropped, xml refused
+        b'\x9a',  # U+009A: html dropped, xml refused
+        b'\x9d',  # U+009D: html dropped, xml refused
+        b'\x9e',  # U+009E: html dropped, xml refused
+        b'\xc2\xcc',  # U+00C2 U+0300: html U+1EA6, xml U+1EA6
+        b'\xc2\xd2',  # U+00C2 U+0309: html U+1EA8, xml U+1EA8
+        b'\xc2\xde',  # U+00C2 U+0303: html U+1EAA, xml U+1EAA
+        b'\xc2\xec',  # U+00C2 U+0301: html U+1EA4, xml U+1EA4
+        b'\xc2\xf2',  # U+00C2 U+0323: html U+1EAC, xml U+1EAC
+        b'\xc3\xcc',  # U+0102 U+0300: html U+1EB0, xml U+1EB0
+        b'\xc3\xd2',  # U+0102 U+0309: html U+1EB2, xml U+1EB2
+        b'\xc3\xde',  # U+0102 U+0303: html U+1EB4, xml U+1EB4
+        b'\xc3\xec',  # U+0102 U+0301: html U+1EAE, xml U+1EAE
+        b'\xc3\xf2',  # U+0102 U+0323: html U+1EB6, xml U+1EB6
+        b'\xc5\xec',  # U+00C5 U+0301: html U+01FA, xml U+01FA
+        b'\xc6\xec',  # U+00C6 U+0301: html U+01FC, xml U+01FC
+        b'\xc7\xec',  # U+00C7 U+0301: html U+1E08, xml U+1E08
+        b'\xca\xcc',  # U+00CA U+0300: html U+1EC0, xml U+1EC0
+        b'\xca\xd2',  # U+00CA U+0309: html U+1EC2, xml U+1EC2
+        b'\xca\xde',  # U+00CA U+0303: html U+1EC4, xml U+1EC4
+        b'\xca\xec',  # U+00CA U+0301: html U+1EBE, xml U+1EBE
+        b'\xca\xf2',  # U+00CA U+0323: html U+1EC6, xml U+1EC6
+        b'\xcf\xec',  # U+00CF U+0301: html U+1E2E, xml U+1E2E
+        b'\xd3\xde',  # U+00D3 U+0303: html U+1E4C, xml U+1E4C
+        b'\xd4\xcc',  # U+00D4 U+0300: html U+1ED2, xml U+1ED2
+        b'\xd4\xd2',  # U+00D4 U+0309: html U+1ED4, xml U+1ED4
+        b'\xd4\xde',  # U+00D4 U+0303: html U+1ED6, xml U+1ED6
+        b'\xd4\xec',  # U+00D4 U+0301: html U+1ED0, xml U+1ED0
+        b'\xd4\xf2',  # U+00D4 U+0323: html U+1ED8, xml U+1ED8
+        b'\xd5\xcc',  # U+01A0 U+0300: html U+1EDC, xml U+1EDC
+        b'\xd5\xd2',  # U+01A0 U+0309: html U+1EDE, xml U+1EDE
+        b'\xd5\xde',  # U+01A0 U+0303: html U+1EE0, xml U+1EE0
+        b'\xd5\xec',  # U+01A0 U+0301: html U+1EDA, xml U+1EDA
+        b'\xd5\xf2',  # U+01A0 U+0323: html U+1EE2, xml U+1EE2
+        b'\xd6\xde',  # U+00D6 U+0303: html U+1E4E, xml U+1E4E
+        b'\xd8\xec',  # U+00D8 U+0301: html U+01FE, xml U+01FE
+        b'\xda\xde',  # U+00DA U+0303: html U+1E78, xml U+1E78
+        b'\xdc\xcc',  # U+00DC U+0300: html U+01DB, xml U+01DB
+        b'\xdc\xec',  # U+00DC U+0301: html U+01D7, xml U+01D7
+        b'\xdd\xcc',  # U+01AF U+0300: html U+1EEA, xml U+1EEA
+        b'\xdd\xd2',  # U+01AF U+0309: html U+1EEC, xml U+1EEC
+        b'\xdd\xde',  # U+01AF U+0303: html U+1EEE, xml U+1EEE
+        b'\xdd\xec',  # U+01AF U+0301: html U+1EE8, xml U+1EE8
+        b'\xdd\xf2',  # U+01AF U+0323: html U+1EF0, xml U+1EF0
+        b'\xe2\xcc',  # U+00E2 U+0300: html U+1EA7, xml U+1EA7
+        b'\xe2\xd2',  # U+00E2 U+0309: html U+1EA9, xml U+1EA9
+        b'\xe2\xde',  # U+00E2 U+0303: html U+1EAB, xml U+1EAB
+        b'\xe2\xec',  # U+00E2 U+0301: html U+1EA5, xml U+1EA5
+        b'\xe2\xf2',  # U+00E2 U+0323: html U+1EAD, xml U+1EAD
+        b'\xe3\xcc',  # U+0103 U+0300: html U+1EB1, xml U+1EB1
+        b'\xe3\xd2',  # U+0103 U+0309: html U+1EB3, xml U+1EB3
+        b'\xe3\xde',  # U+0103 U+0303: html U+1EB5, xml U+1EB5
+        b'\xe3\xec',  # U+0103 U+0301: html U+1EAF, xml U+1EAF
+        b'\xe3\xf2',  # U+0103 U+0323: html U+1EB7, xml U+1EB7
+        b'\xe5\xec',  # U+00E5 U+0301: html U+01FB, xml U+01FB
+        b'\xe6\xec',  # U+00E6 U+0301: html U+01FD, xml U+01FD
+        b'\xe7\xec',  # U+00E7 U+0301: html U+1E09, xml U+1E09
+        b'\xea\xcc',  # U+00EA U+0300: html U+1EC1, xml U+1EC1
+        b'\xea\xd2',  # U+00EA U+0309: html U+1EC3, xml U+1EC3
+        b'\xea\xde',  # U+00EA U+0303: html U+1EC5, xml U+1EC5
+        b'\xea\xec',  # U+00EA U+0301: html U+1EBF, xml U+1EBF
+        b'\xea\xf2',  # U+00EA U+0323: html U+1EC7, xml U+1EC7
+        b'\xef\xec',  # U+00EF U+0301: html U+1E2F, xml U+1E2F
+        b'\xf3\xde',  # U+00F3 U+0303: html U+1E4D, xml U+1E4D
+        b'\xf4\xcc',  # U+00F4 U+0300: html U+1ED3, xml U+1ED3
+        b'\xf4\xd2',  # U+00F4 U+0309: html U+1ED5, xml U+1ED5
+        b'\xf4\xde',  # U+00F4 U+0303: html U+1ED7, xml U+1ED7
+        b'\xf4\xec',  # U+00F4 U+0301: html U+1ED1, xml U+1ED1
+        b'\xf4\xf2',  # U+00F4 U+0323: html U+1ED9, xml U+1ED9
+        b'\xf5\xcc',  # U+01A1 U+0300: html U+1EDD, xml U+1EDD
+        b'\xf5\xd2',  # U+01A1 U+0309: html U+1EDF, xml U+1EDF
+        b'\xf5\xde',  # U+01A1 U+0303: html U+1EE1, xml U+1EE1
+        b'\xf5\xec',  # U+01A1 U+0301: html U+1EDB, xml U+1EDB
+        b'\xf5\xf2',  # U+01A1 U+0323: html U+1EE3, xml U+1EE3
+        b'\xf6\xde',  # U+00F6 U+0303: html U+1E4F, xml U+1E4F
+        b'\xf8\xec',  # U+00F8 U+0301: html U+01FF, xml U+01FF
+        b'\xfa\xde',  # U+00FA U+0303: html U+1E79, xml U+1E79
+        b'\xfc\xcc',  # U+00FC U+0300: html U+01DC, xml U+01DC
+        b'\xfc\xec',  # U+00FC U+0301: html U+01D8, xml U+01D8
+        b'\xfd\xcc',  # U+01B0 U+0300: html U+1EEB, xml U+1EEB
+        b'\xfd\xd2',  # U+01B0 U+0309: html U+1EED, xml U+1EED
+        b'\xfd\xde',  # U+01B0 U+0303: html U+1EEF, xml U+1EEF
+        b'\xfd\xec',  # U+01B0 U+0301: html U+1EE9, xml U+1EE9
+        b'\xfd\xf2',  # U+01B0 U+0323: html U+1EF1, xml U+1EF1
     ),
     'x-mac-cyrillic': (
-        b'\xa2',
-        b'\xb6',
-        b'\xff',
+        b'\xa2',  # U+0490: html U+00A2, xml U+00A2
+        b'\xb6',  # U+0491: html U+2202, xml U+2202
+        b'\xff',  # U+20AC: html U+00A4, xml U+00A4
     ),
     'GBK': (
-        b'\x80',
-        b'\xa3\xa0',
-        b'\xfeQ',
-        b'\xfeR',
-        b'\xfeS',
-        b'\xfel',
-        b'\xfev',
-        b'\xfe\x91',
+        b'\x80',  # U+20AC: html dropped, xml refused
+        b'\xa3\xa0',  # U+3000: html U+E5E5, xml U+E5E5
+        b'\xfeQ',  # U+E816: html U+20087, xml U+20087
+        b'\xfeR',  # U+E817: html U+20089, xml U+20089
+        b'\xfeS',  # U+E818: html U+200CC, xml U+200CC
+        b'\xfel',  # U+E831: html U+215D7, xml U+215D7
+        b'\xfev',  # U+E83B: html U+2298F, xml U+2298F
+        b'\xfe\x91',  # U+E855: html U+241FE, xml U+241FE
     ),
     'gb18030': (
-        b'\x80',
-        b'\xa3\xa0',
-        b'\xfeQ',
-        b'\xfeR',
-        b'\xfeS',
-        b'\xfel',
-        b'\xfev',
-        b'\xfe\x91',
+        b'\x80',  # U+20AC: html dropped, xml refused
+        b'\xa3\xa0',  # U+3000: html U+E5E5, xml U+E5E5
+        b'\xfeQ',  # U+E816: html U+20087, xml U+20087
+        b'\xfeR',  # U+E817: html U+20089, xml U+20089
+        b'\xfeS',  # U+E818: html U+200CC, xml U+200CC
+        b'\xfel',  # U+E831: html U+215D7, xml U+215D7
+        b'\xfev',  # U+E83B: html U+2298F, xml U+2298F
+        b'\xfe\x91',  # U+E855: html U+241FE, xml U+241FE
     ),
     'Big5': (
-        b'\x8ei',
-        b'\x8eo',
-        b'\x8e~',
-        b'\x8e\xab',
-        b'\x8e\xb4',
-        b'\x8e\xcd',
-        b'\x8e\xd0',
-        b'\x8fW',
-        b'\x8fi',
-        b'\x8fn',
-        b'\x8f\xcb',
-        b'\x8f\xcc',
-        b'\x8f\xfe',
-        b'\x90m',
-        b'\x90z',
-        b'\x90\xdc',
-        b'\x90\xf1',
-        b'\x91\xbf',
-        b'\x92D',
-        b'\x92\xaf',
-        b'\x92\xb0',
-        b'\x92\xb1',
-        b'\x92\xb2',
-        b'\x92\xc8',
-        b'\x92\xd1',
-        b'\x94G',
-        b'\x94\xca',
-        b'\x95\xd9',
-        b'\x96D',
-        b'\x96\xed',
-        b'\x96\xfc',
-        b'\x9bv',
-        b'\x9bx',
-        b'\x9b{',
-        b'\x9b\xc6',
-        b'\x9b\xde',
-        b'\x9b\xec',
-        b'\x9b\xf6',
-        b'\x9cB',
-        b'\x9cS',
-        b'\x9cb',
-        b'\x9ch',
-        b'\x9ck',
-        b'\x9cw',
-        b'\x9c\xbc',
-        b'\x9c\xbd',
-        b'\x9c\xd0',
-        b'\x9dW',
-        b'\x9dZ',
-        b'\x9d\xc4',
-        b'\x9e\xa9',
-        b'\x9e\xef',
-        b'\x9e\xfd',
-        b'\x9f`',
-        b'\x9ff',
-        b'\x9f\xcb',
-        b'\x9f\xd8',
-        b'\xa0c',
-        b'\xa0w',
-        b'\xa0\xd5',
-        b'\xa0\xdf',
-        b'\xa0\xe4',
-        b'\xa1E',
-        b'\xa1N',
-        b'\xa1Z',
-        b'\xa1\xc2',
-        b'\xa1\xc3',
-        b'\xa1\xc5',
-        b'\xa1\xe3',
-        b'\xa1\xf2',
-        b'\xa1\xf3',
-        b'\xa1\xfe',
-        b'\xa2@',
-        b'\xa2A',
-        b'\xa2B',
-        b'\xa2D',
-        b'\xa2F',
-        b'\xa2G',
-        b'\xa2\xcc',
-        b'\xa2\xce',
-        b'\xa3\xc0',
-        b'\xa3\xc1',
-        b'\xa3\xc2',
-        b'\xa3\xc3',
-        b'\xa3\xc4',
-        b'\xa3\xc5',
-        b'\xa3\xc6',
-        b'\xa3\xc7',
-        b'\xa3\xc8',
-        b'\xa3\xc9',
-        b'\xa3\xca',
-        b'\xa3\xcb',
-        b'\xa3\xcc',
-        b'\xa3\xcd',
-        b'\xa3\xce',
-        b'\xa3\xcf',
-        b'\xa3\xd0',
-        b'\xa3\xd1',
-        b'\xa3\xd2',
-        b'\xa3\xd3',
-        b'\xa3\xd4',
-        b'\xa3\xd5',
-        b'\xa3\xd6',
-        b'\xa3\xd7',
-        b'\xa3\xd8',
-        b'\xa3\xd9',
-        b'\xa3\xda',
-        b'\xa3\xdb',
-        b'\xa3\xdc',
-        b'\xa3\xdd',
-        b'\xa3\xde',
-        b'\xa3\xdf',
-        b'\xa3\xe0',
-        b'\xa3\xe1',
-        b'\xc6\xcf',
-        b'\xc6\xd3',
-        b'\xc6\xd5',
-        b'\xc6\xd7',
-        b'\xc6\xde',
-        b'\xc6\xdf',
-        b'\xfa_',
-        b'\xfaf',
-        b'\xfa\xbd',
-        b'\xfa\xc5',
-        b'\xfa\xd5',
-        b'\xfbH',
-        b'\xfb\xb8',
-        b'\xfb\xf3',
-        b'\xfb\xf9',
-        b'\xfcO',
-        b'\xfcl',
-        b'\xfc\xb9',
-        b'\xfc\xe2',
-        b'\xfc\xf1',
-        b'\xfd\xb7',
-        b'\xfd\xb8',
-        b'\xfd\xbb',
-        b'\xfd\xf1',
-        b'\xfeR',
-        b'\xfeo',
-        b'\xfe\xaa',
-        b'\xfe\xdd',
+        b'\x8ei',  # U+7BB8: html dropped, xml refused
+        b'\x8eo',  # U+7C06: html dropped, xml refused
+        b'\x8e~',  # U+7CCE: html dropped, xml refused
+        b'\x8e\xab',  # U+7DD2: html dropped, xml refused
+        b'\x8e\xb4',  # U+7E1D: html dropped, xml refused
+        b'\x8e\xcd',  # U+8005: html dropped, xml refused
+        b'\x8e\xd0',  # U+8028: html dropped, xml refused
+        b'\x8fW',  # U+83C1: html dropped, xml refused
+        b'\x8fi',  # U+84A8: html dropped, xml refused
+        b'\x8fn',  # U+840F: html dropped, xml refused
+        b'\x8f\xcb',  # U+89A6: html dropped, xml refused
+        b'\x8f\xcc',  # U+89A9: html dropped, xml refused
+        b'\x8f\xfe',  # U+8D77: html dropped, xml refused
+        b'\x90m',  # U+90FD: html dropped, xml refused
+        b'\x90z',  # U+92B9: html dropped, xml refused
+        b'\x90\xdc',  # U+975C: html dropped, xml refused
+        b'\x90\xf1',  # U+97FF: html dropped, xml refused
+        b'\x91\xbf',  # U+9F16: html dropped, xml refused
+        b'\x92D',  # U+8503: html dropped, xml refused
+        b'\x92\xaf',  # U+5159: html dropped, xml refused
+        b'\x92\xb0',  # U+515B: html dropped, xml refused
+        b'\x92\xb1',  # U+515D: html dropped, xml refused
+        b'\x92\xb2',  # U+515E: html dropped, xml refused
+        b'\x92\xc8',  # U+936E: html dropped, xml refused
+        b'\x92\xd1',  # U+7479: html dropped, xml refused
+        b'\x94G',  # U+6D67: html dropped, xml refused
+        b'\x94\xca',  # U+799B: html dropped, xml refused
+        b'\x95\xd9',  # U+9097: html dropped, xml refused
+        b'\x96D',  # U+975D: html dropped, xml refused
+        b'\x96\xed',  # U+701E: html dropped, xml refused
+        b'\x96\xfc',  # U+5B28: html dropped, xml refused
+        b'\x9bv',  # U+7201: html dropped, xml refused
+        b'\x9bx',  # U+77D7: html dropped, xml refused
+        b'\x9b{',  # U+7E87: html dropped, xml refused
+        b'\x9b\xc6',  # U+99D6: html dropped, xml refused
+        b'\x9b\xde',  # U+91D4: html dropped, xml refused
+        b'\x9b\xec',  # U+60DE: html dropped, xml refused
+        b'\x9b\xf6',  # U+6FB6: html dropped, xml refused
+        b'\x9cB',  # U+8F36: html dropped, xml refused
+        b'\x9cS',  # U+4FBB: html dropped, xml refused
+        b'\x9cb',  # U+71DF: html dropped, xml refused
+        b'\x9ch',  # U+9104: html dropped, xml refused
+        b'\x9ck',  # U+9DF0: html dropped, xml refused
+        b'\x9cw',  # U+83CF: html dropped, xml refused
+        b'\x9c\xbc',  # U+5C10: html dropped, xml refused
+        b'\x9c\xbd',  # U+79E3: html dropped, xml refused
+        b'\x9c\xd0',  # U+5A67: html dropped, xml refused
+        b'\x9dW',  # U+8F0B: html dropped, xml refused
+        b'\x9dZ',  # U+7B51: html dropped, xml refused
+        b'\x9d\xc4',  # U+62D0: html dropped, xml refused
+        b'\x9e\xa9',  # U+6062: html dropped, xml refused
+        b'\x9e\xef',  # U+75F9: html dropped, xml refused
+        b'\x9e\xfd',  # U+6C4A: html dropped, xml refused
+        b'\x9f`',  # U+9B2E: html dropped, xml refused
+        b'\x9ff',  # U+9F17: html dropped, xml refused
+        b'\x9f\xcb',  # U+50ED: html dropped, xml refused
+        b'\x9f\xd8',  # U+5F0C: html dropped, xml refused
+        b'\xa0c',  # U+880F: html dropped, xml refused
+        b'\xa0w',  # U+62CE: html dropped, xml refused
+        b'\xa0\xd5',  # U+7468: html dropped, xml refused
+        b'\xa0\xdf',  # U+7162: html dropped, xml refused
+        b'\xa0\xe4',  # U+7250: html dropped, xml refused
+        b'\xa1E',  # U+2027: html U+2022, xml U+2022
+        b'\xa1N',  # U+FE51: html U+FF64, xml U+FF64
+        b'\xa1Z',  # U+2574: html dropped, xml refused
+        b'\xa1\xc2',  # U+00AF: html U+203E, xml U+203E
+        b'\xa1\xc3',  # U+FFE3: html dropped, xml refused
+        b'\xa1\xc5',  # U+02CD: html dropped, xml refused
+        b'\xa1\xe3',  # U+FF5E: html U+223C, xml U+223C
+        b'\xa1\xf2',  # U+2295: html U+2641, xml U+2641
+        b'\xa1\xf3',  # U+2299: html U+2609, xml U+2609
+        b'\xa1\xfe',  # U+FF0F: html dropped, xml refused
+        b'\xa2@',  # U+FF3C: html dropped, xml refused
+        b'\xa2A',  # U+2215: html U+FF0F, xml U+FF0F
+        b'\xa2B',  # U+FE68: html U+FF3C, xml U+FF3C
+        b'\xa2D',  # U+FFE5: html U+00A5, xml U+00A5
+        b'\xa2F',  # U+FFE0: html U+00A2, xml U+00A2
+        b'\xa2G',  # U+FFE1: html U+00A3, xml U+00A3
+        b'\xa2\xcc',  # U+5341: html dropped, xml refused
+        b'\xa2\xce',  # U+5345: html dropped, xml refused
+        b'\xa3\xc0',  # U+2400: html dropped, xml refused
+        b'\xa3\xc1',  # U+2401: html dropped, xml refused
+        b'\xa3\xc2',  # U+2402: html dropped, xml refused
+        b'\xa3\xc3',  # U+2403: html dropped, xml refused
+        b'\xa3\xc4',  # U+2404: html dropped, xml refused
+        b'\xa3\xc5',  # U+2405: html dropped, xml refused
+        b'\xa3\xc6',  # U+2406: html dropped, xml refused
+        b'\xa3\xc7',  # U+2407: html dropped, xml refused
+        b'\xa3\xc8',  # U+2408: html dropped, xml refused
+        b'\xa3\xc9',  # U+2409: html dropped, xml refused
+        b'\xa3\xca',  # U+240A: html dropped, xml refused
+        b'\xa3\xcb',  # U+240B: html dropped, xml refused
+        b'\xa3\xcc',  # U+240C: html dropped, xml refused
+        b'\xa3\xcd',  # U+240D: html dropped, xml refused
+        b'\xa3\xce',  # U+240E: html dropped, xml refused
+        b'\xa3\xcf',  # U+240F: html dropped, xml refused
+        b'\xa3\xd0',  # U+2410: html dropped, xml refused
+        b'\xa3\xd1',  # U+2411: html dropped, xml refused
+        b'\xa3\xd2',  # U+2412: html dropped, xml refused
+        b'\xa3\xd3',  # U+2413: html dropped, xml refused
+        b'\xa3\xd4',  # U+2414: html dropped, xml refused
+        b'\xa3\xd5',  # U+2415: html dropped, xml refused
+        b'\xa3\xd6',  # U+2416: html dropped, xml refused
+        b'\xa3\xd7',  # U+2417: html dropped, xml refused
+        b'\xa3\xd8',  # U+2418: html dropped, xml refused
+        b'\xa3\xd9',  # U+2419: html dropped, xml refused
+        b'\xa3\xda',  # U+241A: html dropped, xml refused
+        b'\xa3\xdb',  # U+241B: html dropped, xml refused
+        b'\xa3\xdc',  # U+241C: html dropped, xml refused
+        b'\xa3\xdd',  # U+241D: html dropped, xml refused
+        b'\xa3\xde',  # U+241E: html dropped, xml refused
+        b'\xa3\xdf',  # U+241F: html dropped, xml refused
+        b'\xa3\xe0',  # U+2421: html dropped, xml refused
+        b'\xa3\xe1',  # U+20AC: html dropped, xml refused
+        b'\xc6\xcf',  # U+5EF4: html dropped, xml refused
+        b'\xc6\xd3',  # U+65E0: html dropped, xml refused
+        b'\xc6\xd5',  # U+7676: html dropped, xml refused
+        b'\xc6\xd7',  # U+96B6: html dropped, xml refused
+        b'\xc6\xde',  # U+3003: html dropped, xml refused
+        b'\xc6\xdf',  # U+4EDD: html dropped, xml refused
+        b'\xfa_',  # U+5029: html dropped, xml refused
+        b'\xfaf',  # U+507D: html dropped, xml refused
+        b'\xfa\xbd',  # U+5305: html dropped, xml refused
+        b'\xfa\xc5',  # U+5344: html dropped, xml refused
+        b'\xfa\xd5',  # U+537F: html dropped, xml refused
+        b'\xfbH',  # U+5605: html dropped, xml refused
+        b'\xfb\xb8',  # U+5A77: html dropped, xml refused
+        b'\xfb\xf3',  # U+5E75: html dropped, xml refused
+        b'\xfb\xf9',  # U+5ED0: html dropped, xml refused
+        b'\xfcO',  # U+5F58: html dropped, xml refused
+        b'\xfcl',  # U+60A4: html dropped, xml refused
+        b'\xfc\xb9',  # U+6490: html dropped, xml refused
+        b'\xfc\xe2',  # U+6674: html dropped, xml refused
+        b'\xfc\xf1',  # U+675E: html dropped, xml refused
+        b'\xfd\xb7',  # U+6C9C: html dropped, xml refused
+        b'\xfd\xb8',  # U+6E1D: html dropped, xml refused
+        b'\xfd\xbb',  # U+6E2F: html dropped, xml refused
+        b'\xfd\xf1',  # U+716E: html dropped, xml refused
+        b'\xfeR',  # U+732A: html dropped, xml refused
+        b'\xfeo',  # U+745C: html dropped, xml refused
+        b'\xfe\xaa',  # U+74E9: html dropped, xml refused
+        b'\xfe\xdd',  # U+7809: html dropped, xml refused
     ),
     'EUC-JP': (
-        b'\xa1\xc1',
-        b'\xa1\xc2',
-        b'\xa1\xdd',
-        b'\xa1\xf1',
-        b'\xa1\xf2',
-        b'\xa2\xcc',
-        b'\xad\xa1',
-        b'\xad\xa2',
-        b'\xad\xa3',
-        b'\xad\xa4',
-        b'\xad\xa5',
-        b'\xad\xa6',
-        b'\xad\xa7',
-        b'\xad\xa8',
-        b'\xad\xa9',
-        b'\xad\xaa',
-        b'\xad\xab',
-        b'\xad\xac',
-        b'\xad\xad',
-        b'\xad\xae',
-        b'\xad\xaf',
-        b'\xad\xb0',
-        b'\xad\xb1',
-        b'\xad\xb2',
-        b'\xad\xb3',
-        b'\xad\xb4',
-        b'\xad\xb5',
-        b'\xad\xb6',
-        b'\xad\xb7',
-        b'\xad\xb8',
-        b'\xad\xb9',
-        b'\xad\xba',
-        b'\xad\xbb',
-        b'\xad\xbc',
-        b'\xad\xbd',
-        b'\xad\xbe',
-        b'\xad\xc0',
-        b'\xad\xc1',
-        b'\xad\xc2',
-        b'\xad\xc3',
-        b'\xad\xc4',
-        b'\xad\xc5',
-        b'\xad\xc6',
-        b'\xad\xc7',
-        b'\xad\xc8',
-        b'\xad\xc9',
-        b'\xad\xca',
-        b'\xad\xcb',
-        b'\xad\xcc',
-        b'\xad\xcd',
-        b'\xad\xce',
-        b'\xad\xcf',
-        b'\xad\xd0',
-        b'\xad\xd1',
-        b'\xad\xd2',
-        b'\xad\xd3',
-        b'\xad\xd4',
-        b'\xad\xd5',
-        b'\xad\xd6',
-        b'\xad\xdf',
-        b'\xad\xe0',
-        b'\xad\xe1',
-        b'\xad\xe2',
-        b'\xad\xe3',
-        b'\xad\xe4',
-        b'\xad\xe5',
-        b'\xad\xe6',
-        b'\xad\xe7',
-        b'\xad\xe8',
-        b'\xad\xe9',
-        b'\xad\xea',
-        b'\xad\xeb',
-        b'\xad\xec',
-        b'\xad\xed',
-        b'\xad\xee',
-        b'\xad\xef',
-        b'\xad\xf0',
-        b'\xad\xf1',
-        b'\xad\xf2',
-        b'\xad\xf3',
-        b'\xad\xf4',
-        b'\xad\xf5',
-        b'\xad\xf6',
-        b'\xad\xf7',
-        b'\xad\xf8',
-        b'\xad\xf9',
-        b'\xad\xfa',
-        b'\xad\xfb',
-        b'\xad\xfc',
-        b'\xf9\xa1',
-        b'\xf9\xa2',
-        b'\xf9\xa3',
-        b'\xf9\xa4',
-        b'\xf9\xa5',
-        b'\xf9\xa6',
-        b'\xf9\xa7',
-        b'\xf9\xa8',
-        b'\xf9\xa9',
-        b'\xf9\xaa',
-        b'\xf9\xab',
-        b'\xf9\xac',
-        b'\xf9\xad',
-        b'\xf9\xae',
-        b'\xf9\xaf',
-        b'\xf9\xb0',
-        b'\xf9\xb1',
-        b'\xf9\xb2',
-        b'\xf9\xb3',
-        b'\xf9\xb4',
-        b'\xf9\xb5',
-        b'\xf9\xb6',
-        b'\xf9\xb7',
-        b'\xf9\xb8',
-        b'\xf9\xb9',
-        b'\xf9\xba',
-        b'\xf9\xbb',
-        b'\xf9\xbc',
-        b'\xf9\xbd',
-        b'\xf9\xbe',
-        b'\xf9\xbf',
-        b'\xf9\xc0',
-        b'\xf9\xc1',
-        b'\xf9\xc2',
-        b'\xf9\xc3',
-        b'\xf9\xc4',
-        b'\xf9\xc5',
-        b'\xf9\xc6',
-        b'\xf9\xc7',
-        b'\xf9\xc8',
-        b'\xf9\xc9',
-        b'\xf9\xca',
-        b'\xf9\xcb',
-        b'\xf9\xcc',
-        b'\xf9\xcd',
-        b'\xf9\xce',
-        b'\xf9\xcf',
-        b'\xf9\xd0',
-        b'\xf9\xd1',
-        b'\xf9\xd2',
-        b'\xf9\xd3',
-        b'\xf9\xd4',
-        b'\xf9\xd5',
-        b'\xf9\xd6',
-        b'\xf9\xd7',
-        b'\xf9\xd8',
-        b'\xf9\xd9',
-        b'\xf9\xda',
-        b'\xf9\xdb',
-        b'\xf9\xdc',
-        b'\xf9\xdd',
-        b'\xf9\xde',
-        b'\xf9\xdf',
-        b'\xf9\xe0',
-        b'\xf9\xe1',
-        b'\xf9\xe2',
-        b'\xf9\xe3',
-        b'\xf9\xe4',
-        b'\xf9\xe5',
-        b'\xf9\xe6',
-        b'\xf9\xe7',
-        b'\xf9\xe8',
-        b'\xf9\xe9',
-        b'\xf9\xea',
-        b'\xf9\xeb',
-        b'\xf9\xec',
-        b'\xf9\xed',
-        b'\xf9\xee',
-        b'\xf9\xef',
-        b'\xf9\xf0',
-        b'\xf9\xf1',
-        b'\xf9\xf2',
-        b'\xf9\xf3',
-        b'\xf9\xf4',
-        b'\xf9\xf5',
-        b'\xf9\xf6',
-        b'\xf9\xf7',
-        b'\xf9\xf8',
-        b'\xf9\xf9',
-        b'\xf9\xfa',
-        b'\xf9\xfb',
-        b'\xf9\xfc',
-        b'\xf9\xfd',
-        b'\xf9\xfe',
-        b'\xfa\xa1',
-        b'\xfa\xa2',
-        b'\xfa\xa3',
-        b'\xfa\xa4',
-        b'\xfa\xa5',
-        b'\xfa\xa6',
-        b'\xfa\xa7',
-        b'\xfa\xa8',
-        b'\xfa\xa9',
-        b'\xfa\xaa',
-        b'\xfa\xab',
-        b'\xfa\xac',
-        b'\xfa\xad',
-        b'\xfa\xae',
-        b'\xfa\xaf',
-        b'\xfa\xb0',
-        b'\xfa\xb1',
-        b'\xfa\xb2',
-        b'\xfa\xb3',
-        b'\xfa\xb4',
-        b'\xfa\xb5',
-        b'\xfa\xb6',
-        b'\xfa\xb7',
-        b'\xfa\xb8',
-        b'\xfa\xb9',
-        b'\xfa\xba',
-        b'\xfa\xbb',
-        b'\xfa\xbc',
-        b'\xfa\xbd',
-        b'\xfa\xbe',
-        b'\xfa\xbf',
-        b'\xfa\xc0',
-        b'\xfa\xc1',
-        b'\xfa\xc2',
-        b'\xfa\xc3',
-        b'\xfa\xc4',
-        b'\xfa\xc5',
-        b'\xfa\xc6',
-        b'\xfa\xc7',
-        b'\xfa\xc8',
-        b'\xfa\xc9',
-        b'\xfa\xca',
-        b'\xfa\xcb',
-        b'\xfa\xcc',
-        b'\xfa\xcd',
-        b'\xfa\xce',
-        b'\xfa\xcf',
-        b'\xfa\xd0',
-        b'\xfa\xd1',
-        b'\xfa\xd2',
-        b'\xfa\xd3',
-        b'\xfa\xd4',
-        b'\xfa\xd5',
-        b'\xfa\xd6',
-        b'\xfa\xd7',
-        b'\xfa\xd8',
-        b'\xfa\xd9',
-        b'\xfa\xda',
-        b'\xfa\xdb',
-        b'\xfa\xdc',
-        b'\xfa\xdd',
-        b'\xfa\xde',
-        b'\xfa\xdf',
-        b'\xfa\xe0',
-        b'\xfa\xe1',
-        b'\xfa\xe2',
-        b'\xfa\xe3',
-        b'\xfa\xe4',
-        b'\xfa\xe5',
-        b'\xfa\xe6',
-        b'\xfa\xe7',
-        b'\xfa\xe8',
-        b'\xfa\xe9',
-        b'\xfa\xea',
-        b'\xfa\xeb',
-        b'\xfa\xec',
-        b'\xfa\xed',
-        b'\xfa\xee',
-        b'\xfa\xef',
-        b'\xfa\xf0',
-        b'\xfa\xf1',
-        b'\xfa\xf2',
-        b'\xfa\xf3',
-        b'\xfa\xf4',
-        b'\xfa\xf5',
-        b'\xfa\xf6',
-        b'\xfa\xf7',
-        b'\xfa\xf8',
-        b'\xfa\xf9',
-        b'\xfa\xfa',
-        b'\xfa\xfb',
-        b'\xfa\xfc',
-        b'\xfa\xfd',
-        b'\xfa\xfe',
-        b'\xfb\xa1',
-        b'\xfb\xa2',
-        b'\xfb\xa3',
-        b'\xfb\xa4',
-        b'\xfb\xa5',
-        b'\xfb\xa6',
-        b'\xfb\xa7',
-        b'\xfb\xa8',
-        b'\xfb\xa9',
-        b'\xfb\xaa',
-        b'\xfb\xab',
-        b'\xfb\xac',
-        b'\xfb\xad',
-        b'\xfb\xae',
-        b'\xfb\xaf',
-        b'\xfb\xb0',
-        b'\xfb\xb1',
-        b'\xfb\xb2',
-        b'\xfb\xb3',
-        b'\xfb\xb4',
-        b'\xfb\xb5',
-        b'\xfb\xb6',
-        b'\xfb\xb7',
-        b'\xfb\xb8',
-        b'\xfb\xb9',
-        b'\xfb\xba',
-        b'\xfb\xbb',
-        b'\xfb\xbc',
-        b'\xfb\xbd',
-        b'\xfb\xbe',
-        b'\xfb\xbf',
-        b'\xfb\xc0',
-        b'\xfb\xc1',
-        b'\xfb\xc2',
-        b'\xfb\xc3',
-        b'\xfb\xc4',
-        b'\xfb\xc5',
-        b'\xfb\xc6',
-        b'\xfb\xc7',
-        b'\xfb\xc8',
-        b'\xfb\xc9',
-        b'\xfb\xca',
-        b'\xfb\xcb',
-        b'\xfb\xcc',
-        b'\xfb\xcd',
-        b'\xfb\xce',
-        b'\xfb\xcf',
-        b'\xfb\xd0',
-        b'\xfb\xd1',
-        b'\xfb\xd2',
-        b'\xfb\xd3',
-        b'\xfb\xd4',
-        b'\xfb\xd5',
-        b'\xfb\xd6',
-        b'\xfb\xd7',
-        b'\xfb\xd8',
-        b'\xfb\xd9',
-        b'\xfb\xda',
-        b'\xfb\xdb',
-        b'\xfb\xdc',
-        b'\xfb\xdd',
-        b'\xfb\xde',
-        b'\xfb\xdf',
-        b'\xfb\xe0',
-        b'\xfb\xe1',
-        b'\xfb\xe2',
-        b'\xfb\xe3',
-        b'\xfb\xe4',
-        b'\xfb\xe5',
-        b'\xfb\xe6',
-        b'\xfb\xe7',
-        b'\xfb\xe8',
-        b'\xfb\xe9',
-        b'\xfb\xea',
-        b'\xfb\xeb',
-        b'\xfb\xec',
-        b'\xfb\xed',
-        b'\xfb\xee',
-        b'\xfb\xef',
-        b'\xfb\xf0',
-        b'\xfb\xf1',
-        b'\xfb\xf2',
-        b'\xfb\xf3',
-        b'\xfb\xf4',
-        b'\xfb\xf5',
-        b'\xfb\xf6',
-        b'\xfb\xf7',
-        b'\xfb\xf8',
-        b'\xfb\xf9',
-        b'\xfb\xfa',
-        b'\xfb\xfb',
-        b'\xfb\xfc',
-        b'\xfb\xfd',
-        b'\xfb\xfe',
-        b'\xfc\xa1',
-        b'\xfc\xa2',
-        b'\xfc\xa3',
-        b'\xfc\xa4',
-        b'\xfc\xa5',
-        b'\xfc\xa6',
-        b'\xfc\xa7',
-        b'\xfc\xa8',
-        b'\xfc\xa9',
-        b'\xfc\xaa',
-        b'\xfc\xab',
-        b'\xfc\xac',
-        b'\xfc\xad',
-        b'\xfc\xae',
-        b'\xfc\xaf',
-        b'\xfc\xb0',
-        b'\xfc\xb1',
-        b'\xfc\xb2',
-        b'\xfc\xb3',
-        b'\xfc\xb4',
-        b'\xfc\xb5',
-        b'\xfc\xb6',
-        b'\xfc\xb7',
-        b'\xfc\xb8',
-        b'\xfc\xb9',
-        b'\xfc\xba',
-        b'\xfc\xbb',
-        b'\xfc\xbc',
-        b'\xfc\xbd',
-        b'\xfc\xbe',
-        b'\xfc\xbf',
-        b'\xfc\xc0',
-        b'\xfc\xc1',
-        b'\xfc\xc2',
-        b'\xfc\xc3',
-        b'\xfc\xc4',
-        b'\xfc\xc5',
-        b'\xfc\xc6',
-        b'\xfc\xc7',
-        b'\xfc\xc8',
-        b'\xfc\xc9',
-        b'\xfc\xca',
-        b'\xfc\xcb',
-        b'\xfc\xcc',
-        b'\xfc\xcd',
-        b'\xfc\xce',
-        b'\xfc\xcf',
-        b'\xfc\xd0',
-        b'\xfc\xd1',
-        b'\xfc\xd2',
-        b'\xfc\xd3',
-        b'\xfc\xd4',
-        b'\xfc\xd5',
-        b'\xfc\xd6',
-        b'\xfc\xd7',
-        b'\xfc\xd8',
-        b'\xfc\xd9',
-        b'\xfc\xda',
-        b'\xfc\xdb',
-        b'\xfc\xdc',
-        b'\xfc\xdd',
-        b'\xfc\xde',
-        b'\xfc\xdf',
-        b'\xfc\xe0',
-        b'\xfc\xe1',
-        b'\xfc\xe2',
-        b'\xfc\xe3',
-        b'\xfc\xe4',
-        b'\xfc\xe5',
-        b'\xfc\xe6',
-        b'\xfc\xe7',
-        b'\xfc\xe8',
-        b'\xfc\xe9',
-        b'\xfc\xea',
-        b'\xfc\xeb',
-        b'\xfc\xec',
-        b'\xfc\xed',
-        b'\xfc\xee',
-        b'\xfc\xf1',
-        b'\xfc\xf2',
-        b'\xfc\xf3',
-        b'\xfc\xf4',
-        b'\xfc\xf5',
-        b'\xfc\xf6',
-        b'\xfc\xf7',
-        b'\xfc\xf8',
-        b'\xfc\xf9',
-        b'\xfc\xfa',
-        b'\xfc\xfb',
-        b'\xfc\xfc',
-        b'\xfc\xfd',
-        b'\xfc\xfe',
+        b'\xa1\xc1',  # U+FF5E: html U+301C, xml U+301C
+        b'\xa1\xc2',  # U+2225: html U+2016, xml U+2016
+        b'\xa1\xdd',  # U+FF0D: html U+2212, xml U+2212
+        b'\xa1\xf1',  # U+FFE0: html U+00A2, xml U+00A2
+        b'\xa1\xf2',  # U+FFE1: html U+00A3, xml U+00A3
+        b'\xa2\xcc',  # U+FFE2: html U+00AC, xml U+00AC
+        b'\xad\xa1',  # U+2460: html dropped, xml refused
+        b'\xad\xa2',  # U+2461: html dropped, xml refused
+        b'\xad\xa3',  # U+2462: html dropped, xml refused
+        b'\xad\xa4',  # U+2463: html dropped, xml refused
+        b'\xad\xa5',  # U+2464: html dropped, xml refused
+        b'\xad\xa6',  # U+2465: html dropped, xml refused
+        b'\xad\xa7',  # U+2466: html dropped, xml refused
+        b'\xad\xa8',  # U+2467: html dropped, xml refused
+        b'\xad\xa9',  # U+2468: html dropped, xml refused
+        b'\xad\xaa',  # U+2469: html dropped, xml refused
+        b'\xad\xab',  # U+246A: html dropped, xml refused
+        b'\xad\xac',  # U+246B: html dropped, xml refused
+        b'\xad\xad',  # U+246C: html dropped, xml refused
+        b'\xad\xae',  # U+246D: html dropped, xml refused
+        b'\xad\xaf',  # U+246E: html dropped, xml refused
+        b'\xad\xb0',  # U+246F: html dropped, xml refused
+        b'\xad\xb1',  # U+2470: html dropped, xml refused
+        b'\xad\xb2',  # U+2471: html dropped, xml refused
+        b'\xad\xb3',  # U+2472: html dropped, xml refused
+        b'\xad\xb4',  # U+2473: html dropped, xml refused
+        b'\xad\xb5',  # U+2160: html dropped, xml refused
+        b'\xad\xb6',  # U+2161: html dropped, xml refused
+        b'\xad\xb7',  # U+2162: html dropped, xml refused
+        b'\xad\xb8',  # U+2163: html dropped, xml refused
+        b'\xad\xb9',  # U+2164: html dropped, xml refused
+        b'\xad\xba',  # U+2165: html dropped, xml refused
+        b'\xad\xbb',  # U+2166: html dropped, xml refused
+        b'\xad\xbc',  # U+2167: html dropped, xml refused
+        b'\xad\xbd',  # U+2168: html dropped, xml refused
+        b'\xad\xbe',  # U+2169: html dropped, xml refused
+        b'\xad\xc0',  # U+3349: html dropped, xml refused
+        b'\xad\xc1',  # U+3314: html dropped, xml refused
+        b'\xad\xc2',  # U+3322: html dropped, xml refused
+        b'\xad\xc3',  # U+334D: html dropped, xml refused
+        b'\xad\xc4',  # U+3318: html dropped, xml refused
+        b'\xad\xc5',  # U+3327: html dropped, xml refused
+        b'\xad\xc6',  # U+3303: html dropped, xml refused
+        b'\xad\xc7',  # U+3336: html dropped, xml refused
+        b'\xad\xc8',  # U+3351: html dropped, xml refused
+        b'\xad\xc9',  # U+3357: html dropped, xml refused
+        b'\xad\xca',  # U+330D: html dropped, xml refused
+        b'\xad\xcb',  # U+3326: html dropped, xml refused
+        b'\xad\xcc',  # U+3323: html dropped, xml refused
+        b'\xad\xcd',  # U+332B: html dropped, xml refused
+        b'\xad\xce',  # U+334A: html dropped, xml refused
+        b'\xad\xcf',  # U+333B: html dropped, xml refused
+        b'\xad\xd0',  # U+339C: html dropped, xml refused
+        b'\xad\xd1',  # U+339D: html dropped, xml refused
+        b'\xad\xd2',  # U+339E: html dropped, xml refused
+        b'\xad\xd3',  # U+338E: html dropped, xml refused
+        b'\xad\xd4',  # U+338F: html dropped, xml refused
+        b'\xad\xd5',  # U+33C4: html dropped, xml refused
+        b'\xad\xd6',  # U+33A1: html dropped, xml refused
+        b'\xad\xdf',  # U+337B: html dropped, xml refused
+        b'\xad\xe0',  # U+301D: html dropped, xml refused
+        b'\xad\xe1',  # U+301F: html dropped, xml refused
+        b'\xad\xe2',  # U+2116: html dropped, xml refused
+        b'\xad\xe3',  # U+33CD: html dropped, xml refused
+        b'\xad\xe4',  # U+2121: html dropped, xml refused
+        b'\xad\xe5',  # U+32A4: html dropped, xml refused
+        b'\xad\xe6',  # U+32A5: html dropped, xml refused
+        b'\xad\xe7',  # U+32A6: html dropped, xml refused
+        b'\xad\xe8',  # U+32A7: html dropped, xml refused
+        b'\xad\xe9',  # U+32A8: html dropped, xml refused
+        b'\xad\xea',  # U+3231: html dropped, xml refused
+        b'\xad\xeb',  # U+3232: html dropped, xml refused
+        b'\xad\xec',  # U+3239: html dropped, xml refused
+        b'\xad\xed',  # U+337E: html dropped, xml refused
+        b'\xad\xee',  # U+337D: html dropped, xml refused
+        b'\xad\xef',  # U+337C: html dropped, xml refused
+        b'\xad\xf0',  # U+2252: html dropped, xml refused
+        b'\xad\xf1',  # U+2261: html dropped, xml refused
+        b'\xad\xf2',  # U+222B: html dropped, xml refused
+        b'\xad\xf3',  # U+222E: html dropped, xml refused
+        b'\xad\xf4',  # U+2211: html dropped, xml refused
+        b'\xad\xf5',  # U+221A: html dropped, xml refused
+        b'\xad\xf6',  # U+22A5: html dropped, xml refused
+        b'\xad\xf7',  # U+2220: html dropped, xml refused
+        b'\xad\xf8',  # U+221F: html dropped, xml refused
+        b'\xad\xf9',  # U+22BF: html dropped, xml refused
+        b'\xad\xfa',  # U+2235: html dropped, xml refused
+        b'\xad\xfb',  # U+2229: html dropped, xml refused
+        b'\xad\xfc',  # U+222A: html dropped, xml refused
+        b'\xf9\xa1',  # U+7E8A: html U+E178, xml U+E178
+        b'\xf9\xa2',  # U+891C: html U+E179, xml U+E179
+        b'\xf9\xa3',  # U+9348: html U+E17A, xml U+E17A
+        b'\xf9\xa4',  # U+9288: html U+E17B, xml U+E17B
+        b'\xf9\xa5',  # U+84DC: html U+E17C, xml U+E17C
+        b'\xf9\xa6',  # U+4FC9: html U+E17D, xml U+E17D
+        b'\xf9\xa7',  # U+70BB: html U+E17E, xml U+E17E
+        b'\xf9\xa8',  # U+6631: html U+E17F, xml U+E17F
+        b'\xf9\xa9',  # U+68C8: html U+E180, xml U+E180
+        b'\xf9\xaa',  # U+92F9: html U+E181, xml U+E181
+        b'\xf9\xab',  # U+66FB: html U+E182, xml U+E182
+        b'\xf9\xac',  # U+5F45: html U+E183, xml U+E183
+        b'\xf9\xad',  # U+4E28: html U+E184, xml U+E184
+        b'\xf9\xae',  # U+4EE1: html U+E185, xml U+E185
+        b'\xf9\xaf',  # U+4EFC: html U+E186, xml U+E186
+        b'\xf9\xb0',  # U+4F00: html U+E187, xml U+E187
+        b'\xf9\xb1',  # U+4F03: html U+E188, xml U+E188
+        b'\xf9\xb2',  # U+4F39: html U+E189, xml U+E189
+        b'\xf9\xb3',  # U+4F56: html U+E18A, xml U+E18A
+        b'\xf9\xb4',  # U+4F92: html U+E18B, xml U+E18B
+        b'\xf9\xb5',  # U+4F8A: html U+E18C, xml U+E18C
+        b'\xf9\xb6',  # U+4F9A: html U+E18D, xml U+E18D
+        b'\xf9\xb7',  # U+4F94: html U+E18E, xml U+E18E
+        b'\xf9\xb8',  # U+4FCD: html U+E18F, xml U+E18F
+        b'\xf9\xb9',  # U+5040: html U+E190, xml U+E190
+        b'\xf9\xba',  # U+5022: html U+E191, xml U+E191
+        b'\xf9\xbb',  # U+4FFF: html U+E192, xml U+E192
+        b'\xf9\xbc',  # U+501E: html U+E193, xml U+E193
+        b'\xf9\xbd',  # U+5046: html U+E194, xml U+E194
+        b'\xf9\xbe',  # U+5070: html U+E195, xml U+E195
+        b'\xf9\xbf',  # U+5042: html U+E196, xml U+E196
+        b'\xf9\xc0',  # U+5094: html U+E197, xml U+E197
+        b'\xf9\xc1',  # U+50F4: html U+E198, xml U+E198
+        b'\xf9\xc2',  # U+50D8: html U+E199, xml U+E199
+        b'\xf9\xc3',  # U+514A: html U+E19A, xml U+E19A
+        b'\xf9\xc4',  # U+5164: html U+E19B, xml U+E19B
+        b'\xf9\xc5',  # U+519D: html U+E19C, xml U+E19C
+        b'\xf9\xc6',  # U+51BE: html U+E19D, xml U+E19D
+        b'\xf9\xc7',  # U+51EC: html U+E19E, xml U+E19E
+        b'\xf9\xc8',  # U+5215: html U+E19F, xml U+E19F
+        b'\xf9\xc9',  # U+529C: html U+E1A0, xml U+E1A0
+        b'\xf9\xca',  # U+52A6: html U+E1A1, xml U+E1A1
+        b'\xf9\xcb',  # U+52C0: html U+E1A2, xml U+E1A2
+        b'\xf9\xcc',  # U+52DB: html U+E1A3, xml U+E1A3
+        b'\xf9\xcd',  # U+5300: html U+E1A4, xml U+E1A4
+        b'\xf9\xce',  # U+5307: html U+E1A5, xml U+E1A5
+        b'\xf9\xcf',  # U+5324: html U+E1A6, xml U+E1A6
+        b'\xf9\xd0',  # U+5372: html U+E1A7, xml U+E1A7
+        b'\xf9\xd1',  # U+5393: html U+E1A8, xml U+E1A8
+        b'\xf9\xd2',  # U+53B2: html U+E1A9, xml U+E1A9
+        b'\xf9\xd3',  # U+53DD: html U+E1AA, xml U+E1AA
+        b'\xf9\xd4',  # U+FA0E: html U+E1AB, xml U+E1AB
+        b'\xf9\xd5',  # U+549C: html U+E1AC, xml U+E1AC
+        b'\xf9\xd6',  # U+548A: html U+E1AD, xml U+E1AD
+        b'\xf9\xd7',  # U+54A9: html U+E1AE, xml U+E1AE
+        b'\xf9\xd8',  # U+54FF: html U+E1AF, xml U+E1AF
+        b'\xf9\xd9',  # U+5586: html U+E1B0, xml U+E1B0
+        b'\xf9\xda',  # U+5759: html U+E1B1, xml U+E1B1
+        b'\xf9\xdb',  # U+5765: html U+E1B2, xml U+E1B2
+        b'\xf9\xdc',  # U+57AC: html U+E1B3, xml U+E1B3
+        b'\xf9\xdd',  # U+57C8: html U+E1B4, xml U+E1B4
+        b'\xf9\xde',  # U+57C7: html U+E1B5, xml U+E1B5
+        b'\xf9\xdf',  # U+FA0F: html U+E1B6, xml U+E1B6
+        b'\xf9\xe0',  # U+FA10: html U+E1B7, xml U+E1B7
+        b'\xf9\xe1',  # U+589E: html U+E1B8, xml U+E1B8
+        b'\xf9\xe2',  # U+58B2: html U+E1B9, xml U+E1B9
+        b'\xf9\xe3',  # U+590B: html U+E1BA, xml U+E1BA
+        b'\xf9\xe4',  # U+5953: html U+E1BB, xml U+E1BB
+        b'\xf9\xe5',  # U+595B: html U+E1BC, xml U+E1BC
+        b'\xf9\xe6',  # U+595D: html U+E1BD, xml U+E1BD
+        b'\xf9\xe7',  # U+5963: html U+E1BE, xml U+E1BE
+        b'\xf9\xe8',  # U+59A4: html U+E1BF, xml U+E1BF
+        b'\xf9\xe9',  # U+59BA: html U+E1C0, xml U+E1C0
+        b'\xf9\xea',  # U+5B56: html U+E1C1, xml U+E1C1
+        b'\xf9\xeb',  # U+5BC0: html U+E1C2, xml U+E1C2
+        b'\xf9\xec',  # U+752F: html U+E1C3, xml U+E1C3
+        b'\xf9\xed',  # U+5BD8: html U+E1C4, xml U+E1C4
+        b'\xf9\xee',  # U+5BEC: html U+E1C5, xml U+E1C5
+        b'\xf9\xef',  # U+5C1E: html U+E1C6, xml U+E1C6
+        b'\xf9\xf0',  # U+5CA6: html U+E1C7, xml U+E1C7
+        b'\xf9\xf1',  # U+5CBA: html U+E1C8, xml U+E1C8
+        b'\xf9\xf2',  # U+5CF5: html U+E1C9, xml U+E1C9
+        b'\xf9\xf3',  # U+5D27: html U+E1CA, xml U+E1CA
+        b'\xf9\xf4',  # U+5D53: html U+E1CB, xml U+E1CB
+        b'\xf9\xf5',  # U+FA11: html U+E1CC, xml U+E1CC
+        b'\xf9\xf6',  # U+5D42: html U+E1CD, xml U+E1CD
+        b'\xf9\xf7',  # U+5D6D: html U+E1CE, xml U+E1CE
+        b'\xf9\xf8',  # U+5DB8: html U+E1CF, xml U+E1CF
+        b'\xf9\xf9',  # U+5DB9: html U+E1D0, xml U+E1D0
+        b'\xf9\xfa',  # U+5DD0: html U+E1D1, xml U+E1D1
+        b'\xf9\xfb',  # U+5F21: html U+E1D2, xml U+E1D2
+        b'\xf9\xfc',  # U+5F34: html U+E1D3, xml U+E1D3
+        b'\xf9\xfd',  # U+5F67: html U+E1D4, xml U+E1D4
+        b'\xf9\xfe',  # U+5FB7: html U+E1D5, xml U+E1D5
+        b'\xfa\xa1',  # U+5FDE: html U+E1D6, xml U+E1D6
+        b'\xfa\xa2',  # U+605D: html U+E1D7, xml U+E1D7
+        b'\xfa\xa3',  # U+6085: html U+E1D8, xml U+E1D8
+        b'\xfa\xa4',  # U+608A: html U+E1D9, xml U+E1D9
+        b'\xfa\xa5',  # U+60DE: html U+E1DA, xml U+E1DA
+        b'\xfa\xa6',  # U+60D5: html U+E1DB, xml U+E1DB
+        b'\xfa\xa7',  # U+6120: html U+E1DC, xml U+E1DC
+        b'\xfa\xa8',  # U+60F2: html U+E1DD, xml U+E1DD
+        b'\xfa\xa9',  # U+6111: html U+E1DE, xml U+E1DE
+        b'\xfa\xaa',  # U+6137: html U+E1DF, xml U+E1DF
+        b'\xfa\xab',  # U+6130: html U+E1E0, xml U+E1E0
+        b'\xfa\xac',  # U+6198: html U+E1E1, xml U+E1E1
+        b'\xfa\xad',  # U+6213: html U+E1E2, xml U+E1E2
+        b'\xfa\xae',  # U+62A6: html U+E1E3, xml U+E1E3
+        b'\xfa\xaf',  # U+63F5: html U+E1E4, xml U+E1E4
+        b'\xfa\xb0',  # U+6460: html U+E1E5, xml U+E1E5
+        b'\xfa\xb1',  # U+649D: html U+E1E6, xml U+E1E6
+        b'\xfa\xb2',  # U+64CE: html U+E1E7, xml U+E1E7
+        b'\xfa\xb3',  # U+654E: html U+E1E8, xml U+E1E8
+        b'\xfa\xb4',  # U+6600: html U+E1E9, xml U+E1E9
+        b'\xfa\xb5',  # U+6615: html U+E1EA, xml U+E1EA
+        b'\xfa\xb6',  # U+663B: html U+E1EB, xml U+E1EB
+        b'\xfa\xb7',  # U+6609: html U+E1EC, xml U+E1EC
+        b'\xfa\xb8',  # U+662E: html U+E1ED, xml U+E1ED
+        b'\xfa\xb9',  # U+661E: html U+E1EE, xml U+E1EE
+        b'\xfa\xba',  # U+6624: html U+E1EF, xml U+E1EF
+        b'\xfa\xbb',  # U+6665: html U+E1F0, xml U+E1F0
+        b'\xfa\xbc',  # U+6657: html U+E1F1, xml U+E1F1
+        b'\xfa\xbd',  # U+6659: html U+E1F2, xml U+E1F2
+        b'\xfa\xbe',  # U+FA12: html U+E1F3, xml U+E1F3
+        b'\xfa\xbf',  # U+6673: html U+E1F4, xml U+E1F4
+        b'\xfa\xc0',  # U+6699: html U+E1F5, xml U+E1F5
+        b'\xfa\xc1',  # U+66A0: html U+E1F6, xml U+E1F6
+        b'\xfa\xc2',  # U+66B2: html U+E1F7, xml U+E1F7
+        b'\xfa\xc3',  # U+66BF: html U+E1F8, xml U+E1F8
+        b'\xfa\xc4',  # U+66FA: html U+E1F9, xml U+E1F9
+        b'\xfa\xc5',  # U+670E: html U+E1FA, xml U+E1FA
+        b'\xfa\xc6',  # U+F929: html U+E1FB, xml U+E1FB
+        b'\xfa\xc7',  # U+6766: html U+E1FC, xml U+E1FC
+        b'\xfa\xc8',  # U+67BB: html U+E1FD, xml U+E1FD
+        b'\xfa\xc9',  # U+6852: html U+E1FE, xml U+E1FE
+        b'\xfa\xca',  # U+67C0: html U+E1FF, xml U+E1FF
+        b'\xfa\xcb',  # U+6801: html U+E200, xml U+E200
+        b'\xfa\xcc',  # U+6844: html U+E201, xml U+E201
+        b'\xfa\xcd',  # U+68CF: html U+E202, xml U+E202
+        b'\xfa\xce',  # U+FA13: html U+E203, xml U+E203
+        b'\xfa\xcf',  # U+6968: html U+E204, xml U+E204
+        b'\xfa\xd0',  # U+FA14: html U+E205, xml U+E205
+        b'\xfa\xd1',  # U+6998: html U+E206, xml U+E206
+        b'\xfa\xd2',  # U+69E2: html U+E207, xml U+E207
+        b'\xfa\xd3',  # U+6A30: html U+E208, xml U+E208
+        b'\xfa\xd4',  # U+6A6B: html U+E209, xml U+E209
+        b'\xfa\xd5',  # U+6A46: html U+E20A, xml U+E20A
+        b'\xfa\xd6',  # U+6A73: html U+E20B, xml U+E20B
+        b'\xfa\xd7',  # U+6A7E: html U+E20C, xml U+E20C
+        b'\xfa\xd8',  # U+6AE2: html U+E20D, xml U+E20D
+        b'\xfa\xd9',  # U+6AE4: html U+E20E, xml U+E20E
+        b'\xfa\xda',  # U+6BD6: html U+E20F, xml U+E20F
+        b'\xfa\xdb',  # U+6C3F: html U+E210, xml U+E210
+        b'\xfa\xdc',  # U+6C5C: html U+E211, xml U+E211
+        b'\xfa\xdd',  # U+6C86: html U+E212, xml U+E212
+        b'\xfa\xde',  # U+6C6F: html U+E213, xml U+E213
+        b'\xfa\xdf',  # U+6CDA: html U+E214, xml U+E214
+        b'\xfa\xe0',  # U+6D04: html U+E215, xml U+E215
+        b'\xfa\xe1',  # U+6D87: html U+E216, xml U+E216
+        b'\xfa\xe2',  # U+6D6F: html U+E217, xml U+E217
+        b'\xfa\xe3',  # U+6D96: html U+E218, xml U+E218
+        b'\xfa\xe4',  # U+6DAC: html U+E219, xml U+E219
+        b'\xfa\xe5',  # U+6DCF: html U+E21A, xml U+E21A
+        b'\xfa\xe6',  # U+6DF8: html U+E21B, xml U+E21B
+        b'\xfa\xe7',  # U+6DF2: html U+E21C, xml U+E21C
+        b'\xfa\xe8',  # U+6DFC: html U+E21D, xml U+E21D
+        b'\xfa\xe9',  # U+6E39: html U+E21E, xml U+E21E
+        b'\xfa\xea',  # U+6E5C: html U+E21F, xml U+E21F
+        b'\xfa\xeb',  # U+6E27: html U+E220, xml U+E220
+        b'\xfa\xec',  # U+6E3C: html U+E221, xml U+E221
+        b'\xfa\xed',  # U+6EBF: html U+E222, xml U+E222
+        b'\xfa\xee',  # U+6F88: html U+E223, xml U+E223
+        b'\xfa\xef',  # U+6FB5: html U+E224, xml U+E224
+        b'\xfa\xf0',  # U+6FF5: html U+E225, xml U+E225
+        b'\xfa\xf1',  # U+7005: html U+E226, xml U+E226
+        b'\xfa\xf2',  # U+7007: html U+E227, xml U+E227
+        b'\xfa\xf3',  # U+7028: html U+E228, xml U+E228
+        b'\xfa\xf4',  # U+7085: html U+E229, xml U+E229
+        b'\xfa\xf5',  # U+70AB: html U+E22A, xml U+E22A
+        b'\xfa\xf6',  # U+710F: html U+E22B, xml U+E22B
+        b'\xfa\xf7',  # U+7104: html U+E22C, xml U+E22C
+        b'\xfa\xf8',  # U+715C: html U+E22D, xml U+E22D
+        b'\xfa\xf9',  # U+7146: html U+E22E, xml U+E22E
+        b'\xfa\xfa',  # U+7147: html U+E22F, xml U+E22F
+        b'\xfa\xfb',  # U+FA15: html U+E230, xml U+E230
+        b'\xfa\xfc',  # U+71C1: html U+E231, xml U+E231
+        b'\xfa\xfd',  # U+71FE: html U+E232, xml U+E232
+        b'\xfa\xfe',  # U+72B1: html U+E233, xml U+E233
+        b'\xfb\xa1',  # U+72BE: html U+E234, xml U+E234
+        b'\xfb\xa2',  # U+7324: html U+E235, xml U+E235
+        b'\xfb\xa3',  # U+FA16: html U+E236, xml U+E236
+        b'\xfb\xa4',  # U+7377: html U+E237, xml U+E237
+        b'\xfb\xa5',  # U+73BD: html U+E238, xml U+E238
+        b'\xfb\xa6',  # U+73C9: html U+E239, xml U+E239
+        b'\xfb\xa7',  # U+73D6: html U+E23A, xml U+E23A
+        b'\xfb\xa8',  # U+73E3: html U+E23B, xml U+E23B
+        b'\xfb\xa9',  # U+73D2: html U+E23C, xml U+E23C
+        b'\xfb\xaa',  # U+7407: html U+E23D, xml U+E23D
+        b'\xfb\xab',  # U+73F5: html U+E23E, xml U+E23E
+        b'\xfb\xac',  # U+7426: html U+E23F, xml U+E23F
+        b'\xfb\xad',  # U+742A: html U+E240, xml U+E240
+        b'\xfb\xae',  # U+7429: html U+E241, xml U+E241
+        b'\xfb\xaf',  # U+742E: html U+E242, xml U+E242
+        b'\xfb\xb0',  # U+7462: html U+E243, xml U+E243
+        b'\xfb\xb1',  # U+7489: html U+E244, xml U+E244
+        b'\xfb\xb2',  # U+749F: html U+E245, xml U+E245
+        b'\xfb\xb3',  # U+7501: html U+E246, xml U+E246
+        b'\xfb\xb4',  # U+756F: html U+E247, xml U+E247
+        b'\xfb\xb5',  # U+7682: html U+E248, xml U+E248
+        b'\xfb\xb6',  # U+769C: html U+E249, xml U+E249
+        b'\xfb\xb7',  # U+769E: html U+E24A, xml U+E24A
+        b'\xfb\xb8',  # U+769B: html U+E24B, xml U+E24B
+        b'\xfb\xb9',  # U+76A6: html U+E24C, xml U+E24C
+        b'\xfb\xba',  # U+FA17: html U+E24D, xml U+E24D
+        b'\xfb\xbb',  # U+7746: html U+E24E, xml U+E24E
+        b'\xfb\xbc',  # U+52AF: html U+E24F, xml U+E24F
+        b'\xfb\xbd',  # U+7821: html U+E250, xml U+E250
+        b'\xfb\xbe',  # U+784E: html U+E251, xml U+E251
+        b'\xfb\xbf',  # U+7864: html U+E252, xml U+E252
+        b'\xfb\xc0',  # U+787A: html U+E253, xml U+E253
+        b'\xfb\xc1',  # U+7930: html U+E254, xml U+E254
+        b'\xfb\xc2',  # U+FA18: html U+E255, xml U+E255
+        b'\xfb\xc3',  # U+FA19: html U+E256, xml U+E256
+        b'\xfb\xc4',  # U+FA1A: html U+E257, xml U+E257
+        b'\xfb\xc5',  # U+7994: html U+E258, xml U+E258
+        b'\xfb\xc6',  # U+FA1B: html U+E259, xml U+E259
+        b'\xfb\xc7',  # U+799B: html U+E25A, xml U+E25A
+        b'\xfb\xc8',  # U+7AD1: html U+E25B, xml U+E25B
+        b'\xfb\xc9',  # U+7AE7: html U+E25C, xml U+E25C
+        b'\xfb\xca',  # U+FA1C: html U+E25D, xml U+E25D
+        b'\xfb\xcb',  # U+7AEB: html U+E25E, xml U+E25E
+        b'\xfb\xcc',  # U+7B9E: html U+E25F, xml U+E25F
+        b'\xfb\xcd',  # U+FA1D: html U+E260, xml U+E260
+        b'\xfb\xce',  # U+7D48: html U+E261, xml U+E261
+        b'\xfb\xcf',  # U+7D5C: html U+E262, xml U+E262
+        b'\xfb\xd0',  # U+7DB7: html U+E263, xml U+E263
+        b'\xfb\xd1',  # U+7DA0: html U+E264, xml U+E264
+        b'\xfb\xd2',  # U+7DD6: html U+E265, xml U+E265
+        b'\xfb\xd3',  # U+7E52: html U+E266, xml U+E266
+        b'\xfb\xd4',  # U+7F47: html U+E267, xml U+E267
+        b'\xfb\xd5',  # U+7FA1: html U+E268, xml U+E268
+        b'\xfb\xd6',  # U+FA1E: html U+E269, xml U+E269
+        b'\xfb\xd7',  # U+8301: html U+E26A, xml U+E26A
+        b'\xfb\xd8',  # U+8362: html U+E26B, xml U+E26B
+        b'\xfb\xd9',  # U+837F: html U+E26C, xml U+E26C
+        b'\xfb\xda',  # U+83C7: html U+E26D, xml U+E26D
+        b'\xfb\xdb',  # U+83F6: html U+E26E, xml U+E26E
+        b'\xfb\xdc',  # U+8448: html U+E26F, xml U+E26F
+        b'\xfb\xdd',  # U+84B4: html U+E270, xml U+E270
+        b'\xfb\xde',  # U+8553: html U+E271, xml U+E271
+        b'\xfb\xdf',  # U+8559: html U+E272, xml U+E272
+        b'\xfb\xe0',  # U+856B: html U+E273, xml U+E273
+        b'\xfb\xe1',  # U+FA1F: html U+E274, xml U+E274
+        b'\xfb\xe2',  # U+85B0: html U+E275, xml U+E275
+        b'\xfb\xe3',  # U+FA20: html U+E276, xml U+E276
+        b'\xfb\xe4',  # U+FA21: html U+E277, xml U+E277
+        b'\xfb\xe5',  # U+8807: html U+E278, xml U+E278
+        b'\xfb\xe6',  # U+88F5: html U+E279, xml U+E279
+        b'\xfb\xe7',  # U+8A12: html U+E27A, xml U+E27A
+        b'\xfb\xe8',  # U+8A37: html U+E27B, xml U+E27B
+        b'\xfb\xe9',  # U+8A79: html U+E27C, xml U+E27C
+        b'\xfb\xea',  # U+8AA7: html U+E27D, xml U+E27D
+        b'\xfb\xeb',  # U+8ABE: html U+E27E, xml U+E27E
+        b'\xfb\xec',  # U+8ADF: html U+E27F, xml U+E27F
+        b'\xfb\xed',  # U+FA22: html U+E280, xml U+E280
+        b'\xfb\xee',  # U+8AF6: html U+E281, xml U+E281
+        b'\xfb\xef',  # U+8B53: html U+E282, xml U+E282
+        b'\xfb\xf0',  # U+8B7F: html U+E283, xml U+E283
+        b'\xfb\xf1',  # U+8CF0: html U+E284, xml U+E284
+        b'\xfb\xf2',  # U+8CF4: html U+E285, xml U+E285
+        b'\xfb\xf3',  # U+8D12: html U+E286, xml U+E286
+        b'\xfb\xf4',  # U+8D76: html U+E287, xml U+E287
+        b'\xfb\xf5',  # U+FA23: html U+E288, xml U+E288
+        b'\xfb\xf6',  # U+8ECF: html U+E289, xml U+E289
+        b'\xfb\xf7',  # U+FA24: html U+E28A, xml U+E28A
+        b'\xfb\xf8',  # U+FA25: html U+E28B, xml U+E28B
+        b'\xfb\xf9',  # U+9067: html U+E28C, xml U+E28C
+        b'\xfb\xfa',  # U+90DE: html U+E28D, xml U+E28D
+        b'\xfb\xfb',  # U+FA26: html U+E28E, xml U+E28E
+        b'\xfb\xfc',  # U+9115: html U+E28F, xml U+E28F
+        b'\xfb\xfd',  # U+9127: html U+E290, xml U+E290
+        b'\xfb\xfe',  # U+91DA: html U+E291, xml U+E291
+        b'\xfc\xa1',  # U+91D7: html U+E292, xml U+E292
+        b'\xfc\xa2',  # U+91DE: html U+E293, xml U+E293
+        b'\xfc\xa3',  # U+91ED: html U+E294, xml U+E294
+        b'\xfc\xa4',  # U+91EE: html U+E295, xml U+E295
+        b'\xfc\xa5',  # U+91E4: html U+E296, xml U+E296
+        b'\xfc\xa6',  # U+91E5: html U+E297, xml U+E297
+        b'\xfc\xa7',  # U+9206: html U+E298, xml U+E298
+        b'\xfc\xa8',  # U+9210: html U+E299, xml U+E299
+        b'\xfc\xa9',  # U+920A: html U+E29A, xml U+E29A
+        b'\xfc\xaa',  # U+923A: html U+E29B, xml U+E29B
+        b'\xfc\xab',  # U+9240: html U+E29C, xml U+E29C
+        b'\xfc\xac',  # U+923C: html U+E29D, xml U+E29D
+        b'\xfc\xad',  # U+924E: html U+E29E, xml U+E29E
+        b'\xfc\xae',  # U+9259: html U+E29F, xml U+E29F
+        b'\xfc\xaf',  # U+9251: html U+E2A0, xml U+E2A0
+        b'\xfc\xb0',  # U+9239: html U+E2A1, xml U+E2A1
+        b'\xfc\xb1',  # U+9267: html U+E2A2, xml U+E2A2
+        b'\xfc\xb2',  # U+92A7: html U+E2A3, xml U+E2A3
+        b'\xfc\xb3',  # U+9277: html U+E2A4, xml U+E2A4
+        b'\xfc\xb4',  # U+9278: html U+E2A5, xml U+E2A5
+        b'\xfc\xb5',  # U+92E7: html U+E2A6, xml U+E2A6
+        b'\xfc\xb6',  # U+92D7: html U+E2A7, xml U+E2A7
+        b'\xfc\xb7',  # U+92D9: html U+E2A8, xml U+E2A8
+        b'\xfc\xb8',  # U+92D0: html U+E2A9, xml U+E2A9
+        b'\xfc\xb9',  # U+FA27: html U+E2AA, xml U+E2AA
+        b'\xfc\xba',  # U+92D5: html U+E2AB, xml U+E2AB
+        b'\xfc\xbb',  # U+92E0: html U+E2AC, xml U+E2AC
+        b'\xfc\xbc',  # U+92D3: html U+E2AD, xml U+E2AD
+        b'\xfc\xbd',  # U+9325: html U+E2AE, xml U+E2AE
+        b'\xfc\xbe',  # U+9321: html U+E2AF, xml U+E2AF
+        b'\xfc\xbf',  # U+92FB: html U+E2B0, xml U+E2B0
+        b'\xfc\xc0',  # U+FA28: html U+E2B1, xml U+E2B1
+        b'\xfc\xc1',  # U+931E: html U+E2B2, xml U+E2B2
+        b'\xfc\xc2',  # U+92FF: html U+E2B3, xml U+E2B3
+        b'\xfc\xc3',  # U+931D: html U+E2B4, xml U+E2B4
+        b'\xfc\xc4',  # U+9302: html U+E2B5, xml U+E2B5
+        b'\xfc\xc5',  # U+9370: html U+E2B6, xml U+E2B6
+        b'\xfc\xc6',  # U+9357: html U+E2B7, xml U+E2B7
+        b'\xfc\xc7',  # U+93A4: html U+E2B8, xml U+E2B8
+        b'\xfc\xc8',  # U+93C6: html U+E2B9, xml U+E2B9
+        b'\xfc\xc9',  # U+93DE: html U+E2BA, xml U+E2BA
+        b'\xfc\xca',  # U+93F8: html U+E2BB, xml U+E2BB
+        b'\xfc\xcb',  # U+9431: html U+E2BC, xml U+E2BC
+        b'\xfc\xcc',  # U+9445: html U+E2BD, xml U+E2BD
+        b'\xfc\xcd',  # U+9448: html U+E2BE, xml U+E2BE
+        b'\xfc\xce',  # U+9592: html U+E2BF, xml U+E2BF
+        b'\xfc\xcf',  # U+F9DC: html U+E2C0, xml U+E2C0
+        b'\xfc\xd0',  # U+FA29: html U+E2C1, xml U+E2C1
+        b'\xfc\xd1',  # U+969D: html U+E2C2, xml U+E2C2
+        b'\xfc\xd2',  # U+96AF: html U+E2C3, xml U+E2C3
+        b'\xfc\xd3',  # U+9733: html U+E2C4, xml U+E2C4
+        b'\xfc\xd4',  # U+973B: html U+E2C5, xml U+E2C5
+        b'\xfc\xd5',  # U+9743: html U+E2C6, xml U+E2C6
+        b'\xfc\xd6',  # U+974D: html U+E2C7, xml U+E2C7
+        b'\xfc\xd7',  # U+974F: html U+E2C8, xml U+E2C8
+        b'\xfc\xd8',  # U+9751: html U+E2C9, xml U+E2C9
+        b'\xfc\xd9',  # U+9755: html U+E2CA, xml U+E2CA
+        b'\xfc\xda',  # U+9857: html U+E2CB, xml U+E2CB
+        b'\xfc\xdb',  # U+9865: html U+E2CC, xml U+E2CC
+        b'\xfc\xdc',  # U+FA2A: html U+E2CD, xml U+E2CD
+        b'\xfc\xdd',  # U+FA2B: html U+E2CE, xml U+E2CE
+        b'\xfc\xde',  # U+9927: html U+E2CF, xml U+E2CF
+        b'\xfc\xdf',  # U+FA2C: html U+E2D0, xml U+E2D0
+        b'\xfc\xe0',  # U+999E: html U+E2D1, xml U+E2D1
+        b'\xfc\xe1',  # U+9A4E: html U+E2D2, xml U+E2D2
+        b'\xfc\xe2',  # U+9AD9: html U+E2D3, xml U+E2D3
+        b'\xfc\xe3',  # U+9ADC: html U+E2D4, xml U+E2D4
+        b'\xfc\xe4',  # U+9B75: html U+E2D5, xml U+E2D5
+        b'\xfc\xe5',  # U+9B72: html U+E2D6, xml U+E2D6
+        b'\xfc\xe6',  # U+9B8F: html U+E2D7, xml U+E2D7
+        b'\xfc\xe7',  # U+9BB1: html U+E2D8, xml U+E2D8
+        b'\xfc\xe8',  # U+9BBB: html U+E2D9, xml U+E2D9
+        b'\xfc\xe9',  # U+9C00: html U+E2DA, xml U+E2DA
+        b'\xfc\xea',  # U+9D70: html U+E2DB, xml U+E2DB
+        b'\xfc\xeb',  # U+9D6B: html U+E2DC, xml U+E2DC
+        b'\xfc\xec',  # U+FA2D: html U+E2DD, xml U+E2DD
+        b'\xfc\xed',  # U+9E19: html U+E2DE, xml U+E2DE
+        b'\xfc\xee',  # U+9ED1: html U+E2DF, xml U+E2DF
+        b'\xfc\xf1',  # U+2170: html U+E2E2, xml U+E2E2
+        b'\xfc\xf2',  # U+2171: html U+E2E3, xml U+E2E3
+        b'\xfc\xf3',  # U+2172: html U+E2E4, xml U+E2E4
+        b'\xfc\xf4',  # U+2173: html U+E2E5, xml U+E2E5
+        b'\xfc\xf5',  # U+2174: html U+E2E6, xml U+E2E6
+        b'\xfc\xf6',  # U+2175: html U+E2E7, xml U+E2E7
+        b'\xfc\xf7',  # U+2176: html U+E2E8, xml U+E2E8
+        b'\xfc\xf8',  # U+2177: html U+E2E9, xml U+E2E9
+        b'\xfc\xf9',  # U+2178: html U+E2EA, xml U+E2EA
+        b'\xfc\xfa',  # U+2179: html U+E2EB, xml U+E2EB
+        b'\xfc\xfb',  # U+FFE2: html U+E2EC, xml U+E2EC
+        b'\xfc\xfc',  # U+FFE4: html U+E2ED, xml U+E2ED
+        b'\xfc\xfd',  # U+FF07: html U+E2EE, xml U+E2EE
+        b'\xfc\xfe',  # U+FF02: html U+E2EF, xml U+E2EF
     ),
     'ISO-2022-JP': (
-        b'\x1b$B!A\x1b(B',
-        b'\x1b$B!B\x1b(B',
-        b'\x1b$B!]\x1b(B',
-        b'\x1b$B!q\x1b(B',
-        b'\x1b$B!r\x1b(B',
-        b'\x1b$B"L\x1b(B',
-        b'\x1b$B-!\x1b(B',
-        b'\x1b$B-"\x1b(B',
-        b'\x1b$B-#\x1b(B',
-        b'\x1b$B-$\x1b(B',
-        b'\x1b$B-%\x1b(B',
-        b'\x1b$B-&\x1b(B',
-        b"\x1b$B-'\x1b(B",
-        b'\x1b$B-(\x1b(B',
-        b'\x1b$B-)\x1b(B',
-        b'\x1b$B-*\x1b(B',
-        b'\x1b$B-+\x1b(B',
-        b'\x1b$B-,\x1b(B',
-        b'\x1b$B--\x1b(B',
-        b'\x1b$B-.\x1b(B',
-        b'\x1b$B-/\x1b(B',
-        b'\x1b$B-0\x1b(B',
-        b'\x1b$B-1\x1b(B',
-        b'\x1b$B-2\x1b(B',
-        b'\x1b$B-3\x1b(B',
-        b'\x1b$B-4\x1b(B',
-        b'\x1b$B-5\x1b(B',
-        b'\x1b$B-6\x1b(B',
-        b'\x1b$B-7\x1b(B',
-        b'\x1b$B-8\x1b(B',
-        b'\x1b$B-9\x1b(B',
-        b'\x1b$B-:\x1b(B',
-        b'\x1b$B-;\x1b(B',
-        b'\x1b$B-<\x1b(B',
-        b'\x1b$B-=\x1b(B',
-        b'\x1b$B->\x1b(B',
-        b'\x1b$B-@\x1b(B',
-        b'\x1b$B-A\x1b(B',
-        b'\x1b$B-B\x1b(B',
-        b'\x1b$B-C\x1b(B',
-        b'\x1b$B-D\x1b(B',
-        b'\x1b$B-E\x1b(B',
-        b'\x1b$B-F\x1b(B',
-        b'\x1b$B-G\x1b(B',
-        b'\x1b$B-H\x1b(B',
-        b'\x1b$B-I\x1b(B',
-        b'\x1b$B-J\x1b(B',
-        b'\x1b$B-K\x1b(B',
-        b'\x1b$B-L\x1b(B',
-        b'\x1b$B-M\x1b(B',
-        b'\x1b$B-N\x1b(B',
-        b'\x1b$B-O\x1b(B',
-        b'\x1b$B-P\x1b(B',
-        b'\x1b$B-Q\x1b(B',
-        b'\x1b$B-R\x1b(B',
-        b'\x1b$B-S\x1b(B',
-        b'\x1b$B-T\x1b(B',
-        b'\x1b$B-U\x1b(B',
-        b'\x1b$B-V\x1b(B',
-        b'\x1b$B-_\x1b(B',
-        b'\x1b$B-`\x1b(B',
-        b'\x1b$B-a\x1b(B',
-        b'\x1b$B-b\x1b(B',
-        b'\x1b$B-c\x1b(B',
-        b'\x1b$B-d\x1b(B',
-        b'\x1b$B-e\x1b(B',
-        b'\x1b$B-f\x1b(B',
-        b'\x1b$B-g\x1b(B',
-        b'\x1b$B-h\x1b(B',
-        b'\x1b$B-i\x1b(B',
-        b'\x1b$B-j\x1b(B',
-        b'\x1b$B-k\x1b(B',
-        b'\x1b$B-l\x1b(B',
-        b'\x1b$B-m\x1b(B',
-        b'\x1b$B-n\x1b(B',
-        b'\x1b$B-o\x1b(B',
-        b'\x1b$B-p\x1b(B',
-        b'\x1b$B-q\x1b(B',
-        b'\x1b$B-r\x1b(B',
-        b'\x1b$B-s\x1b(B',
-        b'\x1b$B-t\x1b(B',
-        b'\x1b$B-u\x1b(B',
-        b'\x1b$B-v\x1b(B',
-        b'\x1b$B-w\x1b(B',
-        b'\x1b$B-x\x1b(B',
-        b'\x1b$B-y\x1b(B',
-        b'\x1b$B-z\x1b(B',
-        b'\x1b$B-{\x1b(B',
-        b'\x1b$B-|\x1b(B',
-        b'\x1b$By!\x1b(B',
-        b'\x1b$By"\x1b(B',
-        b'\x1b$By#\x1b(B',
-        b'\x1b$By$\x1b(B',
-        b'\x1b$By%\x1b(B',
-        b'\x1b$By&\x1b(B',
-        b"\x1b$By'\x1b(B",
-        b'\x1b$By(\x1b(B',
-        b'\x1b$By)\x1b(B',
-        b'\x1b$By*\x1b(B',
-        b'\x1b$By+\x1b(B',
-        b'\x1b$By,\x1b(B',
-        b'\x1b$By-\x1b(B',
-        b'\x1b$By.\x1b(B',
-        b'\x1b$By/\x1b(B',
-        b'\x1b$By0\x1b(B',
-        b'\x1b$By1\x1b(B',
-        b'\x1b$By2\x1b(B',
-        b'\x1b$By3\x1b(B',
-        b'\x1b$By4\x1b(B',
-        b'\x1b$By5\x1b(B',
-        b'\x1b$By6\x1b(B',
-        b'\x1b$By7\x1b(B',
-        b'\x1b$By8\x1b(B',
-        b'\x1b$By9\x1b(B',
-        b'\x1b$By:\x1b(B',
-        b'\x1b$By;\x1b(B',
-        b'\x1b$By<\x1b(B',
-        b'\x1b$By=\x1b(B',
-        b'\x1b$By>\x1b(B',
-        b'\x1b$By?\x1b(B',
-        b'\x1b$By@\x1b(B',
-        b'\x1b$ByA\x1b(B',
-        b'\x1b$ByB\x1b(B',
-        b'\x1b$ByC\x1b(B',
-        b'\x1b$ByD\x1b(B',
-        b'\x1b$ByE\x1b(B',
-        b'\x1b$ByF\x1b(B',
-        b'\x1b$ByG\x1b(B',
-        b'\x1b$ByH\x1b(B',
-        b'\x1b$ByI\x1b(B',
-        b'\x1b$ByJ\x1b(B',
-        b'\x1b$ByK\x1b(B',
-        b'\x1b$ByL\x1b(B',
-        b'\x1b$ByM\x1b(B',
-        b'\x1b$ByN\x1b(B',
-        b'\x1b$ByO\x1b(B',
-        b'\x1b$ByP\x1b(B',
-        b'\x1b$ByQ\x1b(B',
-        b'\x1b$ByR\x1b(B',
-        b'\x1b$ByS\x1b(B',
-        b'\x1b$ByT\x1b(B',
-        b'\x1b$ByU\x1b(B',
-        b'\x1b$ByV\x1b(B',
-        b'\x1b$ByW\x1b(B',
-        b'\x1b$ByX\x1b(B',
-        b'\x1b$ByY\x1b(B',
-        b'\x1b$ByZ\x1b(B',
-        b'\x1b$By[\x1b(B',
-        b'\x1b$By\\\x1b(B',
-        b'\x1b$By]\x1b(B',
-        b'\x1b$By^\x1b(B',
-        b'\x1b$By_\x1b(B',
-        b'\x1b$By`\x1b(B',
-        b'\x1b$Bya\x1b(B',
-        b'\x1b$Byb\x1b(B',
-        b'\x1b$Byc\x1b(B',
-        b'\x1b$Byd\x1b(B',
-        b'\x1b$Bye\x1b(B',
-        b'\x1b$Byf\x1b(B',
-        b'\x1b$Byg\x1b(B',
-        b'\x1b$Byh\x1b(B',
-        b'\x1b$Byi\x1b(B',
-        b'\x1b$Byj\x1b(B',
-        b'\x1b$Byk\x1b(B',
-        b'\x1b$Byl\x1b(B',
-        b'\x1b$Bym\x1b(B',
-        b'\x1b$Byn\x1b(B',
-        b'\x1b$Byo\x1b(B',
-        b'\x1b$Byp\x1b(B',
-        b'\x1b$Byq\x1b(B',
-        b'\x1b$Byr\x1b(B',
-        b'\x1b$Bys\x1b(B',
-        b'\x1b$Byt\x1b(B',
-        b'\x1b$Byu\x1b(B',
-        b'\x1b$Byv\x1b(B',
-        b'\x1b$Byw\x1b(B',
-        b'\x1b$Byx\x1b(B',
-        b'\x1b$Byy\x1b(B',
-        b'\x1b$Byz\x1b(B',
-        b'\x1b$By{\x1b(B',
-        b'\x1b$By|\x1b(B',
-        b'\x1b$By}\x1b(B',
-        b'\x1b$By~\x1b(B',
-        b'\x1b$Bz!\x1b(B',
-        b'\x1b$Bz"\x1b(B',
-        b'\x1b$Bz#\x1b(B',
-        b'\x1b$Bz$\x1b(B',
-        b'\x1b$Bz%\x1b(B',
-        b'\x1b$Bz&\x1b(B',
-        b"\x1b$Bz'\x1b(B",
-        b'\x1b$Bz(\x1b(B',
-        b'\x1b$Bz)\x1b(B',
-        b'\x1b$Bz*\x1b(B',
-        b'\x1b$Bz+\x1b(B',
-        b'\x1b$Bz,\x1b(B',
-        b'\x1b$Bz-\x1b(B',
-        b'\x1b$Bz.\x1b(B',
-        b'\x1b$Bz/\x1b(B',
-        b'\x1b$Bz0\x1b(B',
-        b'\x1b$Bz1\x1b(B',
-        b'\x1b$Bz2\x1b(B',
-        b'\x1b$Bz3\x1b(B',
-        b'\x1b$Bz4\x1b(B',
-        b'\x1b$Bz5\x1b(B',
-        b'\x1b$Bz6\x1b(B',
-        b'\x1b$Bz7\x1b(B',
-        b'\x1b$Bz8\x1b(B',
-        b'\x1b$Bz9\x1b(B',
-        b'\x1b$Bz:\x1b(B',
-        b'\x1b$Bz;\x1b(B',
-        b'\x1b$Bz<\x1b(B',
-        b'\x1b$Bz=\x1b(B',
-        b'\x1b$Bz>\x1b(B',
-        b'\x1b$Bz?\x1b(B',
-        b'\x1b$Bz@\x1b(B',
-        b'\x1b$BzA\x1b(B',
-        b'\x1b$BzB\x1b(B',
-        b'\x1b$BzC\x1b(B',
-        b'\x1b$BzD\x1b(B',
-        b'\x1b$BzE\x1b(B',
-        b'\x1b$BzF\x1b(B',
-        b'\x1b$BzG\x1b(B',
-        b'\x1b$BzH\x1b(B',
-        b'\x1b$BzI\x1b(B',
-        b'\x1b$BzJ\x1b(B',
-        b'\x1b$BzK\x1b(B',
-        b'\x1b$BzL\x1b(B',
-        b'\x1b$BzM\x1b(B',
-        b'\x1b$BzN\x1b(B',
-        b'\x1b$BzO\x1b(B',
-        b'\x1b$BzP\x1b(B',
-        b'\x1b$BzQ\x1b(B',
-        b'\x1b$BzR\x1b(B',
-        b'\x1b$BzS\x1b(B',
-        b'\x1b$BzT\x1b(B',
-        b'\x1b$BzU\x1b(B',
-        b'\x1b$BzV\x1b(B',
-        b'\x1b$BzW\x1b(B',
-        b'\x1b$BzX\x1b(B',
-        b'\x1b$BzY\x1b(B',
-        b'\x1b$BzZ\x1b(B',
-        b'\x1b$Bz[\x1b(B',
-        b'\x1b$Bz\\\x1b(B',
-        b'\x1b$Bz]\x1b(B',
-        b'\x1b$Bz^\x1b(B',
-        b'\x1b$Bz_\x1b(B',
-        b'\x1b$Bz`\x1b(B',
-        b'\x1b$Bza\x1b(B',
-        b'\x1b$Bzb\x1b(B',
-        b'\x1b$Bzc\x1b(B',
-        b'\x1b$Bzd\x1b(B',
-        b'\x1b$Bze\x1b(B',
-        b'\x1b$Bzf\x1b(B',
-        b'\x1b$Bzg\x1b(B',
-        b'\x1b$Bzh\x1b(B',
-        b'\x1b$Bzi\x1b(B',
-        b'\x1b$Bzj\x1b(B',
-        b'\x1b$Bzk\x1b(B',
-        b'\x1b$Bzl\x1b(B',
-        b'\x1b$Bzm\x1b(B',
-        b'\x1b$Bzn\x1b(B',
-        b'\x1b$Bzo\x1b(B',
-        b'\x1b$Bzp\x1b(B',
-        b'\x1b$Bzq\x1b(B',
-        b'\x1b$Bzr\x1b(B',
-        b'\x1b$Bzs\x1b(B',
-        b'\x1b$Bzt\x1b(B',
-        b'\x1b$Bzu\x1b(B',
-        b'\x1b$Bzv\x1b(B',
-        b'\x1b$Bzw\x1b(B',
-        b'\x1b$Bzx\x1b(B',
-        b'\x1b$Bzy\x1b(B',
-        b'\x1b$Bzz\x1b(B',
-        b'\x1b$Bz{\x1b(B',
-        b'\x1b$Bz|\x1b(B',
-        b'\x1b$Bz}\x1b(B',
-        b'\x1b$Bz~\x1b(B',
-        b'\x1b$B{!\x1b(B',
-        b'\x1b$B{"\x1b(B',
-        b'\x1b$B{#\x1b(B',
-        b'\x1b$B{$\x1b(B',
-        b'\x1b$B{%\x1b(B',
-        b'\x1b$B{&\x1b(B',
-        b"\x1b$B{'\x1b(B",
-        b'\x1b$B{(\x1b(B',
-        b'\x1b$B{)\x1b(B',
-        b'\x1b$B{*\x1b(B',
-        b'\x1b$B{+\x1b(B',
-        b'\x1b$B{,\x1b(B',
-        b'\x1b$B{-\x1b(B',
-        b'\x1b$B{.\x1b(B',
-        b'\x1b$B{/\x1b(B',
-        b'\x1b$B{0\x1b(B',
-        b'\x1b$B{1\x1b(B',
-        b'\x1b$B{2\x1b(B',
-        b'\x1b$B{3\x1b(B',
-        b'\x1b$B{4\x1b(B',
-        b'\x1b$B{5\x1b(B',
-        b'\x1b$B{6\x1b(B',
-        b'\x1b$B{7\x1b(B',
-        b'\x1b$B{8\x1b(B',
-        b'\x1b$B{9\x1b(B',
-        b'\x1b$B{:\x1b(B',
-        b'\x1b$B{;\x1b(B',
-        b'\x1b$B{<\x1b(B',
-        b'\x1b$B{=\x1b(B',
-        b'\x1b$B{>\x1b(B',
-        b'\x1b$B{?\x1b(B',
-        b'\x1b$B{@\x1b(B',
-        b'\x1b$B{A\x1b(B',
-        b'\x1b$B{B\x1b(B',
-        b'\x1b$B{C\x1b(B',
-        b'\x1b$B{D\x1b(B',
-        b'\x1b$B{E\x1b(B',
-        b'\x1b$B{F\x1b(B',
-        b'\x1b$B{G\x1b(B',
-        b'\x1b$B{H\x1b(B',
-        b'\x1b$B{I\x1b(B',
-        b'\x1b$B{J\x1b(B',
-        b'\x1b$B{K\x1b(B',
-        b'\x1b$B{L\x1b(B',
-        b'\x1b$B{M\x1b(B',
-        b'\x1b$B{N\x1b(B',
-        b'\x1b$B{O\x1b(B',
-        b'\x1b$B{P\x1b(B',
-        b'\x1b$B{Q\x1b(B',
-        b'\x1b$B{R\x1b(B',
-        b'\x1b$B{S\x1b(B',
-        b'\x1b$B{T\x1b(B',
-        b'\x1b$B{U\x1b(B',
-        b'\x1b$B{V\x1b(B',
-        b'\x1b$B{W\x1b(B',
-        b'\x1b$B{X\x1b(B',
-        b'\x1b$B{Y\x1b(B',
-        b'\x1b$B{Z\x1b(B',
-        b'\x1b$B{[\x1b(B',
-        b'\x1b$B{\\\x1b(B',
-        b'\x1b$B{]\x1b(B',
-        b'\x1b$B{^\x1b(B',
-        b'\x1b$B{_\x1b(B',
-        b'\x1b$B{`\x1b(B',
-        b'\x1b$B{a\x1b(B',
-        b'\x1b$B{b\x1b(B',
-        b'\x1b$B{c\x1b(B',
-        b'\x1b$B{d\x1b(B',
-        b'\x1b$B{e\x1b(B',
-        b'\x1b$B{f\x1b(B',
-        b'\x1b$B{g\x1b(B',
-        b'\x1b$B{h\x1b(B',
-        b'\x1b$B{i\x1b(B',
-        b'\x1b$B{j\x1b(B',
-        b'\x1b$B{k\x1b(B',
-        b'\x1b$B{l\x1b(B',
-        b'\x1b$B{m\x1b(B',
-        b'\x1b$B{n\x1b(B',
-        b'\x1b$B{o\x1b(B',
-        b'\x1b$B{p\x1b(B',
-        b'\x1b$B{q\x1b(B',
-        b'\x1b$B{r\x1b(B',
-        b'\x1b$B{s\x1b(B',
-        b'\x1b$B{t\x1b(B',
-        b'\x1b$B{u\x1b(B',
-        b'\x1b$B{v\x1b(B',
-        b'\x1b$B{w\x1b(B',
-        b'\x1b$B{x\x1b(B',
-        b'\x1b$B{y\x1b(B',
-        b'\x1b$B{z\x1b(B',
-        b'\x1b$B{{\x1b(B',
-        b'\x1b$B{|\x1b(B',
-        b'\x1b$B{}\x1b(B',
-        b'\x1b$B{~\x1b(B',
-        b'\x1b$B|!\x1b(B',
-        b'\x1b$B|"\x1b(B',
-        b'\x1b$B|#\x1b(B',
-        b'\x1b$B|$\x1b(B',
-        b'\x1b$B|%\x1b(B',
-        b'\x1b$B|&\x1b(B',
-        b"\x1b$B|'\x1b(B",
-        b'\x1b$B|(\x1b(B',
-        b'\x1b$B|)\x1b(B',
-        b'\x1b$B|*\x1b(B',
-        b'\x1b$B|+\x1b(B',
-        b'\x1b$B|,\x1b(B',
-        b'\x1b$B|-\x1b(B',
-        b'\x1b$B|.\x1b(B',
-        b'\x1b$B|/\x1b(B',
-        b'\x1b$B|0\x1b(B',
-        b'\x1b$B|1\x1b(B',
-        b'\x1b$B|2\x1b(B',
-        b'\x1b$B|3\x1b(B',
-        b'\x1b$B|4\x1b(B',
-        b'\x1b$B|5\x1b(B',
-        b'\x1b$B|6\x1b(B',
-        b'\x1b$B|7\x1b(B',
-        b'\x1b$B|8\x1b(B',
-        b'\x1b$B|9\x1b(B',
-        b'\x1b$B|:\x1b(B',
-        b'\x1b$B|;\x1b(B',
-        b'\x1b$B|<\x1b(B',
-        b'\x1b$B|=\x1b(B',
-        b'\x1b$B|>\x1b(B',
-        b'\x1b$B|?\x1b(B',
-        b'\x1b$B|@\x1b(B',
-        b'\x1b$B|A\x1b(B',
-        b'\x1b$B|B\x1b(B',
-        b'\x1b$B|C\x1b(B',
-        b'\x1b$B|D\x1b(B',
-        b'\x1b$B|E\x1b(B',
-        b'\x1b$B|F\x1b(B',
-        b'\x1b$B|G\x1b(B',
-        b'\x1b$B|H\x1b(B',
-        b'\x1b$B|I\x1b(B',
-        b'\x1b$B|J\x1b(B',
-        b'\x1b$B|K\x1b(B',
-        b'\x1b$B|L\x1b(B',
-        b'\x1b$B|M\x1b(B',
-        b'\x1b$B|N\x1b(B',
-        b'\x1b$B|O\x1b(B',
-        b'\x1b$B|P\x1b(B',
-        b'\x1b$B|Q\x1b(B',
-        b'\x1b$B|R\x1b(B',
-        b'\x1b$B|S\x1b(B',
-        b'\x1b$B|T\x1b(B',
-        b'\x1b$B|U\x1b(B',
-        b'\x1b$B|V\x1b(B',
-        b'\x1b$B|W\x1b(B',
-        b'\x1b$B|X\x1b(B',
-        b'\x1b$B|Y\x1b(B',
-        b'\x1b$B|Z\x1b(B',
-        b'\x1b$B|[\x1b(B',
-        b'\x1b$B|\\\x1b(B',
-        b'\x1b$B|]\x1b(B',
-        b'\x1b$B|^\x1b(B',
-        b'\x1b$B|_\x1b(B',
-        b'\x1b$B|`\x1b(B',
-        b'\x1b$B|a\x1b(B',
-        b'\x1b$B|b\x1b(B',
-        b'\x1b$B|c\x1b(B',
-        b'\x1b$B|d\x1b(B',
-        b'\x1b$B|e\x1b(B',
-        b'\x1b$B|f\x1b(B',
-        b'\x1b$B|g\x1b(B',
-        b'\x1b$B|h\x1b(B',
-        b'\x1b$B|i\x1b(B',
-        b'\x1b$B|j\x1b(B',
-        b'\x1b$B|k\x1b(B',
-        b'\x1b$B|l\x1b(B',
-        b'\x1b$B|m\x1b(B',
-        b'\x1b$B|n\x1b(B',
-        b'\x1b$B|q\x1b(B',
-        b'\x1b$B|r\x1b(B',
-        b'\x1b$B|s\x1b(B',
-        b'\x1b$B|t\x1b(B',
-        b'\x1b$B|u\x1b(B',
-        b'\x1b$B|v\x1b(B',
-        b'\x1b$B|w\x1b(B',
-        b'\x1b$B|x\x1b(B',
-        b'\x1b$B|y\x1b(B',
-        b'\x1b$B|z\x1b(B',
-        b'\x1b$B|{\x1b(B',
-        b'\x1b$B||\x1b(B',
-        b'\x1b$B|}\x1b(B',
-        b'\x1b$B|~\x1b(B',
-        b'\x1b(I!\x1b(B',
-        b'\x1b(I"\x1b(B',
-        b'\x1b(I#\x1b(B',
-        b'\x1b(I$\x1b(B',
-        b'\x1b(I%\x1b(B',
-        b'\x1b(I&\x1b(B',
-        b"\x1b(I'\x1b(B",
-        b'\x1b(I(\x1b(B',
-        b'\x1b(I)\x1b(B',
-        b'\x1b(I*\x1b(B',
-        b'\x1b(I+\x1b(B',
-        b'\x1b(I,\x1b(B',
-        b'\x1b(I-\x1b(B',
-        b'\x1b(I.\x1b(B',
-        b'\x1b(I/\x1b(B',
-        b'\x1b(I0\x1b(B',
-        b'\x1b(I1\x1b(B',
-        b'\x1b(I2\x1b(B',
-        b'\x1b(I3\x1b(B',
-        b'\x1b(I4\x1b(B',
-        b'\x1b(I5\x1b(B',
-        b'\x1b(I6\x1b(B',
-        b'\x1b(I7\x1b(B',
-        b'\x1b(I8\x1b(B',
-        b'\x1b(I9\x1b(B',
-        b'\x1b(I:\x1b(B',
-        b'\x1b(I;\x1b(B',
-        b'\x1b(I<\x1b(B',
-        b'\x1b(I=\x1b(B',
-        b'\x1b(I>\x1b(B',
-        b'\x1b(I?\x1b(B',
-        b'\x1b(I@\x1b(B',
-        b'\x1b(IA\x1b(B',
-        b'\x1b(IB\x1b(B',
-        b'\x1b(IC\x1b(B',
-        b'\x1b(ID\x1b(B',
-        b'\x1b(IE\x1b(B',
-        b'\x1b(IF\x1b(B',
-        b'\x1b(IG\x1b(B',
-        b'\x1b(IH\x1b(B',
-        b'\x1b(II\x1b(B',
-        b'\x1b(IJ\x1b(B',
-        b'\x1b(IK\x1b(B',
-        b'\x1b(IL\x1b(B',
-        b'\x1b(IM\x1b(B',
-        b'\x1b(IN\x1b(B',
-        b'\x1b(IO\x1b(B',
-        b'\x1b(IP\x1b(B',
-        b'\x1b(IQ\x1b(B',
-        b'\x1b(IR\x1b(B',
-        b'\x1b(IS\x1b(B',
-        b'\x1b(IT\x1b(B',
-        b'\x1b(IU\x1b(B',
-        b'\x1b(IV\x1b(B',
-        b'\x1b(IW\x1b(B',
-        b'\x1b(IX\x1b(B',
-        b'\x1b(IY\x1b(B',
-        b'\x1b(IZ\x1b(B',
-        b'\x1b(I[\x1b(B',
-        b'\x1b(I\\\x1b(B',
-        b'\x1b(I]\x1b(B',
-        b'\x1b(I^\x1b(B',
-        b'\x1b(I_\x1b(B',
+        b'\x1b$B!A\x1b(B',  # U+FF5E: html U+301C, xml U+301C
+        b'\x1b$B!B\x1b(B',  # U+2225: html U+2016, xml U+2016
+        b'\x1b$B!]\x1b(B',  # U+FF0D: html U+2212, xml U+2212
+        b'\x1b$B!q\x1b(B',  # U+FFE0: html U+00A2, xml U+00A2
+        b'\x1b$B!r\x1b(B',  # U+FFE1: html U+00A3, xml U+00A3
+        b'\x1b$B"L\x1b(B',  # U+FFE2: html U+00AC, xml U+00AC
+        b'\x1b$B-!\x1b(B',  # U+2460: html dropped, xml refused
+        b'\x1b$B-"\x1b(B',  # U+2461: html dropped, xml refused
+        b'\x1b$B-#\x1b(B',  # U+2462: html dropped, xml refused
+        b'\x1b$B-$\x1b(B',  # U+2463: html dropped, xml refused
+        b'\x1b$B-%\x1b(B',  # U+2464: html dropped, xml refused
+        b'\x1b$B-&\x1b(B',  # U+2465: html dropped, xml refused
+        b"\x1b$B-'\x1b(B",  # U+2466: html dropped, xml refused
+        b'\x1b$B-(\x1b(B',  # U+2467: html dropped, xml refused
+        b'\x1b$B-)\x1b(B',  # U+2468: html dropped, xml refused
+        b'\x1b$B-*\x1b(B',  # U+2469: html dropped, xml refused
+        b'\x1b$B-+\x1b(B',  # U+246A: html dropped, xml refused
+        b'\x1b$B-,\x1b(B',  # U+246B: html dropped, xml refused
+        b'\x1b$B--\x1b(B',  # U+246C: html dropped, xml refused
+        b'\x1b$B-.\x1b(B',  # U+246D: html dropped, xml refused
+        b'\x1b$B-/\x1b(B',  # U+246E: html dropped, xml refused
+        b'\x1b$B-0\x1b(B',  # U+246F: html dropped, xml refused
+        b'\x1b$B-1\x1b(B',  # U+2470: html dropped, xml refused
+        b'\x1b$B-2\x1b(B',  # U+2471: html dropped, xml refused
+        b'\x1b$B-3\x1b(B',  # U+2472: html dropped, xml refused
+        b'\x1b$B-4\x1b(B',  # U+2473: html dropped, xml refused
+        b'\x1b$B-5\x1b(B',  # U+2160: html dropped, xml refused
+        b'\x1b$B-6\x1b(B',  # U+2161: html dropped, xml refused
+        b'\x1b$B-7\x1b(B',  # U+2162: html dropped, xml refused
+        b'\x1b$B-8\x1b(B',  # U+2163: html dropped, xml refused
+        b'\x1b$B-9\x1b(B',  # U+2164: html dropped, xml refused
+        b'\x1b$B-:\x1b(B',  # U+2165: html dropped, xml refused
+        b'\x1b$B-;\x1b(B',  # U+2166: html dropped, xml refused
+        b'\x1b$B-<\x1b(B',  # U+2167: html dropped, xml refused
+        b'\x1b$B-=\x1b(B',  # U+2168: html dropped, xml refused
+        b'\x1b$B->\x1b(B',  # U+2169: html dropped, xml refused
+        b'\x1b$B-@\x1b(B',  # U+3349: html dropped, xml refused
+        b'\x1b$B-A\x1b(B',  # U+3314: html dropped, xml refused
+        b'\x1b$B-B\x1b(B',  # U+3322: html dropped, xml refused
+        b'\x1b$B-C\x1b(B',  # U+334D: html dropped, xml refused
+        b'\x1b$B-D\x1b(B',  # U+3318: html dropped, xml refused
+        b'\x1b$B-E\x1b(B',  # U+3327: html dropped, xml refused
+        b'\x1b$B-F\x1b(B',  # U+3303: html dropped, xml refused
+        b'\x1b$B-G\x1b(B',  # U+3336: html dropped, xml refused
+        b'\x1b$B-H\x1b(B',  # U+3351: html dropped, xml refused
+        b'\x1b$B-I\x1b(B',  # U+3357: html dropped, xml refused
+        b'\x1b$B-J\x1b(B',  # U+330D: html dropped, xml refused
+        b'\x1b$B-K\x1b(B',  # U+3326: html dropped, xml refused
+        b'\x1b$B-L\x1b(B',  # U+3323: html dropped, xml refused
+        b'\x1b$B-M\x1b(B',  # U+332B: html dropped, xml refused
+        b'\x1b$B-N\x1b(B',  # U+334A: html dropped, xml refused
+        b'\x1b$B-O\x1b(B',  # U+333B: html dropped, xml refused
+        b'\x1b$B-P\x1b(B',  # U+339C: html dropped, xml refused
+        b'\x1b$B-Q\x1b(B',  # U+339D: html dropped, xml refused
+        b'\x1b$B-R\x1b(B',  # U+339E: html dropped, xml refused
+        b'\x1b$B-S\x1b(B',  # U+338E: html dropped, xml refused
+        b'\x1b$B-T\x1b(B',  # U+338F: html dropped, xml refused
+        b'\x1b$B-U\x1b(B',  # U+33C4: html dropped, xml refused
+        b'\x1b$B-V\x1b(B',  # U+33A1: html dropped, xml refused
+        b'\x1b$B-_\x1b(B',  # U+337B: html dropped, xml refused
+        b'\x1b$B-`\x1b(B',  # U+301D: html dropped, xml refused
+        b'\x1b$B-a\x1b(B',  # U+301F: html dropped, xml refused
+        b'\x1b$B-b\x1b(B',  # U+2116: html dropped, xml refused
+        b'\x1b$B-c\x1b(B',  # U+33CD: html dropped, xml refused
+        b'\x1b$B-d\x1b(B',  # U+2121: html dropped, xml refused
+        b'\x1b$B-e\x1b(B',  # U+32A4: html dropped, xml refused
+        b'\x1b$B-f\x1b(B',  # U+32A5: html dropped, xml refused
+        b'\x1b$B-g\x1b(B',  # U+32A6: html dropped, xml refused
+        b'\x1b$B-h\x1b(B',  # U+32A7: html dropped, xml refused
+        b'\x1b$B-i\x1b(B',  # U+32A8: html dropped, xml refused
+        b'\x1b$B-j\x1b(B',  # U+3231: html dropped, xml refused
+        b'\x1b$B-k\x1b(B',  # U+3232: html dropped, xml refused
+        b'\x1b$B-l\x1b(B',  # U+3239: html dropped, xml refused
+        b'\x1b$B-m\x1b(B',  # U+337E: html dropped, xml refused
+        b'\x1b$B-n\x1b(B',  # U+337D: html dropped, xml refused
+        b'\x1b$B-o\x1b(B',  # U+337C: html dropped, xml refused
+        b'\x1b$B-p\x1b(B',  # U+2252: html dropped, xml refused
+        b'\x1b$B-q\x1b(B',  # U+2261: html dropped, xml refused
+        b'\x1b$B-r\x1b(B',  # U+222B: html dropped, xml refused
+        b'\x1b$B-s\x1b(B',  # U+222E: html dropped, xml refused
+        b'\x1b$B-t\x1b(B',  # U+2211: html dropped, xml refused
+        b'\x1b$B-u\x1b(B',  # U+221A: html dropped, xml refused
+        b'\x1b$B-v\x1b(B',  # U+22A5: html dropped, xml refused
+        b'\x1b$B-w\x1b(B',  # U+2220: html dropped, xml refused
+        b'\x1b$B-x\x1b(B',  # U+221F: html dropped, xml refused
+        b'\x1b$B-y\x1b(B',  # U+22BF: html dropped, xml refused
+        b'\x1b$B-z\x1b(B',  # U+2235: html dropped, xml refused
+        b'\x1b$B-{\x1b(B',  # U+2229: html dropped, xml refused
+        b'\x1b$B-|\x1b(B',  # U+222A: html dropped, xml refused
+        b'\x1b$By!\x1b(B',  # U+7E8A: html dropped, xml refused
+        b'\x1b$By"\x1b(B',  # U+891C: html dropped, xml refused
+        b'\x1b$By#\x1b(B',  # U+9348: html dropped, xml refused
+        b'\x1b$By$\x1b(B',  # U+9288: html dropped, xml refused
+        b'\x1b$By%\x1b(B',  # U+84DC: html dropped, xml refused
+        b'\x1b$By&\x1b(B',  # U+4FC9: html dropped, xml refused
+        b"\x1b$By'\x1b(B",  # U+70BB: html dropped, xml refused
+        b'\x1b$By(\x1b(B',  # U+6631: html dropped, xml refused
+        b'\x1b$By)\x1b(B',  # U+68C8: html dropped, xml refused
+        b'\x1b$By*\x1b(B',  # U+92F9: html dropped, xml refused
+        b'\x1b$By+\x1b(B',  # U+66FB: html dropped, xml refused
+        b'\x1b$By,\x1b(B',  # U+5F45: html dropped, xml refused
+        b'\x1b$By-\x1b(B',  # U+4E28: html dropped, xml refused
+        b'\x1b$By.\x1b(B',  # U+4EE1: html dropped, xml refused
+        b'\x1b$By/\x1b(B',  # U+4EFC: html dropped, xml refused
+        b'\x1b$By0\x1b(B',  # U+4F00: html dropped, xml refused
+        b'\x1b$By1\x1b(B',  # U+4F03: html dropped, xml refused
+        b'\x1b$By2\x1b(B',  # U+4F39: html dropped, xml refused
+        b'\x1b$By3\x1b(B',  # U+4F56: html dropped, xml refused
+        b'\x1b$By4\x1b(B',  # U+4F92: html dropped, xml refused
+        b'\x1b$By5\x1b(B',  # U+4F8A: html dropped, xml refused
+        b'\x1b$By6\x1b(B',  # U+4F9A: html dropped, xml refused
+        b'\x1b$By7\x1b(B',  # U+4F94: html dropped, xml refused
+        b'\x1b$By8\x1b(B',  # U+4FCD: html dropped, xml refused
+        b'\x1b$By9\x1b(B',  # U+5040: html dropped, xml refused
+        b'\x1b$By:\x1b(B',  # U+5022: html dropped, xml refused
+        b'\x1b$By;\x1b(B',  # U+4FFF: html dropped, xml refused
+        b'\x1b$By<\x1b(B',  # U+501E: html dropped, xml refused
+        b'\x1b$By=\x1b(B',  # U+5046: html dropped, xml refused
+        b'\x1b$By>\x1b(B',  # U+5070: html dropped, xml refused
+        b'\x1b$By?\x1b(B',  # U+5042: html dropped, xml refused
+        b'\x1b$By@\x1b(B',  # U+5094: html dropped, xml refused
+        b'\x1b$ByA\x1b(B',  # U+50F4: html dropped, xml refused
+        b'\x1b$ByB\x1b(B',  # U+50D8: html dropped, xml refused
+        b'\x1b$ByC\x1b(B',  # U+514A: html dropped, xml refused
+        b'\x1b$ByD\x1b(B',  # U+5164: html dropped, xml refused
+        b'\x1b$ByE\x1b(B',  # U+519D: html dropped, xml refused
+        b'\x1b$ByF\x1b(B',  # U+51BE: html dropped, xml refused
+        b'\x1b$ByG\x1b(B',  # U+51EC: html dropped, xml refused
+        b'\x1b$ByH\x1b(B',  # U+5215: html dropped, xml refused
+        b'\x1b$ByI\x1b(B',  # U+529C: html dropped, xml refused
+        b'\x1b$ByJ\x1b(B',  # U+52A6: html dropped, xml refused
+        b'\x1b$ByK\x1b(B',  # U+52C0: html dropped, xml refused
+        b'\x1b$ByL\x1b(B',  # U+52DB: html dropped, xml refused
+        b'\x1b$ByM\x1b(B',  # U+5300: html dropped, xml refused
+        b'\x1b$ByN\x1b(B',  # U+5307: html dropped, xml refused
+        b'\x1b$ByO\x1b(B',  # U+5324: html dropped, xml refused
+        b'\x1b$ByP\x1b(B',  # U+5372: html dropped, xml refused
+        b'\x1b$ByQ\x1b(B',  # U+5393: html dropped, xml refused
+        b'\x1b$ByR\x1b(B',  # U+53B2: html dropped, xml refused
+        b'\x1b$ByS\x1b(B',  # U+53DD: html dropped, xml refused
+        b'\x1b$ByT\x1b(B',  # U+FA0E: html dropped, xml refused
+        b'\x1b$ByU\x1b(B',  # U+549C: html dropped, xml refused
+        b'\x1b$ByV\x1b(B',  # U+548A: html dropped, xml refused
+        b'\x1b$ByW\x1b(B',  # U+54A9: html dropped, xml refused
+        b'\x1b$ByX\x1b(B',  # U+54FF: html dropped, xml refused
+        b'\x1b$ByY\x1b(B',  # U+5586: html dropped, xml refused
+        b'\x1b$ByZ\x1b(B',  # U+5759: html dropped, xml refused
+        b'\x1b$By[\x1b(B',  # U+5765: html dropped, xml refused
+        b'\x1b$By\\\x1b(B',  # U+57AC: html dropped, xml refused
+        b'\x1b$By]\x1b(B',  # U+57C8: html dropped, xml refused
+        b'\x1b$By^\x1b(B',  # U+57C7: html dropped, xml refused
+        b'\x1b$By_\x1b(B',  # U+FA0F: html dropped, xml refused
+        b'\x1b$By`\x1b(B',  # U+FA10: html dropped, xml refused
+        b'\x1b$Bya\x1b(B',  # U+589E: html dropped, xml refused
+        b'\x1b$Byb\x1b(B',  # U+58B2: html dropped, xml refused
+        b'\x1b$Byc\x1b(B',  # U+590B: html dropped, xml refused
+        b'\x1b$Byd\x1b(B',  # U+5953: html dropped, xml refused
+        b'\x1b$Bye\x1b(B',  # U+595B: html dropped, xml refused
+        b'\x1b$Byf\x1b(B',  # U+595D: html dropped, xml refused
+        b'\x1b$Byg\x1b(B',  # U+5963: html dropped, xml refused
+        b'\x1b$Byh\x1b(B',  # U+59A4: html dropped, xml refused
+        b'\x1b$Byi\x1b(B',  # U+59BA: html dropped, xml refused
+        b'\x1b$Byj\x1b(B',  # U+5B56: html dropped, xml refused
+        b'\x1b$Byk\x1b(B',  # U+5BC0: html dropped, xml refused
+        b'\x1b$Byl\x1b(B',  # U+752F: html dropped, xml refused
+        b'\x1b$Bym\x1b(B',  # U+5BD8: html dropped, xml refused
+        b'\x1b$Byn\x1b(B',  # U+5BEC: html dropped, xml refused
+        b'\x1b$Byo\x1b(B',  # U+5C1E: html dropped, xml refused
+        b'\x1b$Byp\x1b(B',  # U+5CA6: html dropped, xml refused
+        b'\x1b$Byq\x1b(B',  # U+5CBA: html dropped, xml refused
+        b'\x1b$Byr\x1b(B',  # U+5CF5: html dropped, xml refused
+        b'\x1b$Bys\x1b(B',  # U+5D27: html dropped, xml refused
+        b'\x1b$Byt\x1b(B',  # U+5D53: html dropped, xml refused
+        b'\x1b$Byu\x1b(B',  # U+FA11: html dropped, xml refused
+        b'\x1b$Byv\x1b(B',  # U+5D42: html dropped, xml refused
+        b'\x1b$Byw\x1b(B',  # U+5D6D: html dropped, xml refused
+        b'\x1b$Byx\x1b(B',  # U+5DB8: html dropped, xml refused
+        b'\x1b$Byy\x1b(B',  # U+5DB9: html dropped, xml refused
+        b'\x1b$Byz\x1b(B',  # U+5DD0: html dropped, xml refused
+        b'\x1b$By{\x1b(B',  # U+5F21: html dropped, xml refused
+        b'\x1b$By|\x1b(B',  # U+5F34: html dropped, xml refused
+        b'\x1b$By}\x1b(B',  # U+5F67: html dropped, xml refused
+        b'\x1b$By~\x1b(B',  # U+5FB7: html dropped, xml refused
+        b'\x1b$Bz!\x1b(B',  # U+5FDE: html dropped, xml refused
+        b'\x1b$Bz"\x1b(B',  # U+605D: html dropped, xml refused
+        b'\x1b$Bz#\x1b(B',  # U+6085: html dropped, xml refused
+        b'\x1b$Bz$\x1b(B',  # U+608A: html dropped, xml refused
+        b'\x1b$Bz%\x1b(B',  # U+60DE: html dropped, xml refused
+        b'\x1b$Bz&\x1b(B',  # U+60D5: html dropped, xml refused
+        b"\x1b$Bz'\x1b(B",  # U+6120: html dropped, xml refused
+        b'\x1b$Bz(\x1b(B',  # U+60F2: html dropped, xml refused
+        b'\x1b$Bz)\x1b(B',  # U+6111: html dropped, xml refused
+        b'\x1b$Bz*\x1b(B',  # U+6137: html dropped, xml refused
+        b'\x1b$Bz+\x1b(B',  # U+6130: html dropped, xml refused
+        b'\x1b$Bz,\x1b(B',  # U+6198: html dropped, xml refused
+        b'\x1b$Bz-\x1b(B',  # U+6213: html dropped, xml refused
+        b'\x1b$Bz.\x1b(B',  # U+62A6: html dropped, xml refused
+        b'\x1b$Bz/\x1b(B',  # U+63F5: html dropped, xml refused
+        b'\x1b$Bz0\x1b(B',  # U+6460: html dropped, xml refused
+        b'\x1b$Bz1\x1b(B',  # U+649D: html dropped, xml refused
+        b'\x1b$Bz2\x1b(B',  # U+64CE: html dropped, xml refused
+        b'\x1b$Bz3\x1b(B',  # U+654E: html dropped, xml refused
+        b'\x1b$Bz4\x1b(B',  # U+6600: html dropped, xml refused
+        b'\x1b$Bz5\x1b(B',  # U+6615: html dropped, xml refused
+        b'\x1b$Bz6\x1b(B',  # U+663B: html dropped, xml refused
+        b'\x1b$Bz7\x1b(B',  # U+6609: html dropped, xml refused
+        b'\x1b$Bz8\x1b(B',  # U+662E: html dropped, xml refused
+        b'\x1b$Bz9\x1b(B',  # U+661E: html dropped, xml refused
+        b'\x1b$Bz:\x1b(B',  # U+6624: html dropped, xml refused
+        b'\x1b$Bz;\x1b(B',  # U+6665: html dropped, xml refused
+        b'\x1b$Bz<\x1b(B',  # U+6657: html dropped, xml refused
+        b'\x1b$Bz=\x1b(B',  # U+6659: html dropped, xml refused
+        b'\x1b$Bz>\x1b(B',  # U+FA12: html dropped, xml refused
+        b'\x1b$Bz?\x1b(B',  # U+6673: html dropped, xml refused
+        b'\x1b$Bz@\x1b(B',  # U+6699: html dropped, xml refused
+        b'\x1b$BzA\x1b(B',  # U+66A0: html dropped, xml refused
+        b'\x1b$BzB\x1b(B',  # U+66B2: html dropped, xml refused
+        b'\x1b$BzC\x1b(B',  # U+66BF: html dropped, xml refused
+        b'\x1b$BzD\x1b(B',  # U+66FA: html dropped, xml refused
+        b'\x1b$BzE\x1b(B',  # U+670E: html dropped, xml refused
+        b'\x1b$BzF\x1b(B',  # U+F929: html dropped, xml refused
+        b'\x1b$BzG\x1b(B',  # U+6766: html dropped, xml refused
+        b'\x1b$BzH\x1b(B',  # U+67BB: html dropped, xml refused
+        b'\x1b$BzI\x1b(B',  # U+6852: html dropped, xml refused
+        b'\x1b$BzJ\x1b(B',  # U+67C0: html dropped, xml refused
+        b'\x1b$BzK\x1b(B',  # U+6801: html dropped, xml refused
+        b'\x1b$BzL\x1b(B',  # U+6844: html dropped, xml refused
+        b'\x1b$BzM\x1b(B',  # U+68CF: html dropped, xml refused
+        b'\x1b$BzN\x1b(B',  # U+FA13: html dropped, xml refused
+        b'\x1b$BzO\x1b(B',  # U+6968: html dropped, xml refused
+        b'\x1b$BzP\x1b(B',  # U+FA14: html dropped, xml refused
+        b'\x1b$BzQ\x1b(B',  # U+6998: html dropped, xml refused
+        b'\x1b$BzR\x1b(B',  # U+69E2: html dropped, xml refused
+        b'\x1b$BzS\x1b(B',  # U+6A30: html dropped, xml refused
+        b'\x1b$BzT\x1b(B',  # U+6A6B: html dropped, xml refused
+        b'\x1b$BzU\x1b(B',  # U+6A46: html dropped, xml refused
+        b'\x1b$BzV\x1b(B',  # U+6A73: html dropped, xml refused
+        b'\x1b$BzW\x1b(B',  # U+6A7E: html dropped, xml refused
+        b'\x1b$BzX\x1b(B',  # U+6AE2: html dropped, xml refused
+        b'\x1b$BzY\x1b(B',  # U+6AE4: html dropped, xml refused
+        b'\x1b$BzZ\x1b(B',  # U+6BD6: html dropped, xml refused
+        b'\x1b$Bz[\x1b(B',  # U+6C3F: html dropped, xml refused
+        b'\x1b$Bz\\\x1b(B',  # U+6C5C: html dropped, xml refused
+        b'\x1b$Bz]\x1b(B',  # U+6C86: html dropped, xml refused
+        b'\x1b$Bz^\x1b(B',  # U+6C6F: html dropped, xml refused
+        b'\x1b$Bz_\x1b(B',  # U+6CDA: html dropped, xml refused
+        b'\x1b$Bz`\x1b(B',  # U+6D04: html dropped, xml refused
+        b'\x1b$Bza\x1b(B',  # U+6D87: html dropped, xml refused
+        b'\x1b$Bzb\x1b(B',  # U+6D6F: html dropped, xml refused
+        b'\x1b$Bzc\x1b(B',  # U+6D96: html dropped, xml refused
+        b'\x1b$Bzd\x1b(B',  # U+6DAC: html dropped, xml refused
+        b'\x1b$Bze\x1b(B',  # U+6DCF: html dropped, xml refused
+        b'\x1b$Bzf\x1b(B',  # U+6DF8: html dropped, xml refused
+        b'\x1b$Bzg\x1b(B',  # U+6DF2: html dropped, xml refused
+        b'\x1b$Bzh\x1b(B',  # U+6DFC: html dropped, xml refused
+        b'\x1b$Bzi\x1b(B',  # U+6E39: html dropped, xml refused
+        b'\x1b$Bzj\x1b(B',  # U+6E5C: html dropped, xml refused
+        b'\x1b$Bzk\x1b(B',  # U+6E27: html dropped, xml refused
+        b'\x1b$Bzl\x1b(B',  # U+6E3C: html dropped, xml refused
+        b'\x1b$Bzm\x1b(B',  # U+6EBF: html dropped, xml refused
+        b'\x1b$Bzn\x1b(B',  # U+6F88: html dropped, xml refused
+        b'\x1b$Bzo\x1b(B',  # U+6FB5: html dropped, xml refused
+        b'\x1b$Bzp\x1b(B',  # U+6FF5: html dropped, xml refused
+        b'\x1b$Bzq\x1b(B',  # U+7005: html dropped, xml refused
+        b'\x1b$Bzr\x1b(B',  # U+7007: html dropped, xml refused
+        b'\x1b$Bzs\x1b(B',  # U+7028: html dropped, xml refused
+        b'\x1b$Bzt\x1b(B',  # U+7085: html dropped, xml refused
+        b'\x1b$Bzu\x1b(B',  # U+70AB: html dropped, xml refused
+        b'\x1b$Bzv\x1b(B',  # U+710F: html dropped, xml refused
+        b'\x1b$Bzw\x1b(B',  # U+7104: html dropped, xml refused
+        b'\x1b$Bzx\x1b(B',  # U+715C: html dropped, xml refused
+        b'\x1b$Bzy\x1b(B',  # U+7146: html dropped, xml refused
+        b'\x1b$Bzz\x1b(B',  # U+7147: html dropped, xml refused
+        b'\x1b$Bz{\x1b(B',  # U+FA15: html dropped, xml refused
+        b'\x1b$Bz|\x1b(B',  # U+71C1: html dropped, xml refused
+        b'\x1b$Bz}\x1b(B',  # U+71FE: html dropped, xml refused
+        b'\x1b$Bz~\x1b(B',  # U+72B1: html dropped, xml refused
+        b'\x1b$B{!\x1b(B',  # U+72BE: html dropped, xml refused
+        b'\x1b$B{"\x1b(B',  # U+7324: html dropped, xml refused
+        b'\x1b$B{#\x1b(B',  # U+FA16: html dropped, xml refused
+        b'\x1b$B{$\x1b(B',  # U+7377: html dropped, xml refused
+        b'\x1b$B{%\x1b(B',  # U+73BD: html dropped, xml refused
+        b'\x1b$B{&\x1b(B',  # U+73C9: html dropped, xml refused
+        b"\x1b$B{'\x1b(B",  # U+73D6: html dropped, xml refused
+        b'\x1b$B{(\x1b(B',  # U+73E3: html dropped, xml refused
+        b'\x1b$B{)\x1b(B',  # U+73D2: html dropped, xml refused
+        b'\x1b$B{*\x1b(B',  # U+7407: html dropped, xml refused
+        b'\x1b$B{+\x1b(B',  # U+73F5: html dropped, xml refused
+        b'\x1b$B{,\x1b(B',  # U+7426: html dropped, xml refused
+        b'\x1b$B{-\x1b(B',  # U+742A: html dropped, xml refused
+        b'\x1b$B{.\x1b(B',  # U+7429: html dropped, xml refused
+        b'\x1b$B{/\x1b(B',  # U+742E: html dropped, xml refused
+        b'\x1b$B{0\x1b(B',  # U+7462: html dropped, xml refused
+        b'\x1b$B{1\x1b(B',  # U+7489: html dropped, xml refused
+        b'\x1b$B{2\x1b(B',  # U+749F: html dropped, xml refused
+        b'\x1b$B{3\x1b(B',  # U+7501: html dropped, xml refused
+        b'\x1b$B{4\x1b(B',  # U+756F: html dropped, xml refused
+        b'\x1b$B{5\x1b(B',  # U+7682: html dropped, xml refused
+        b'\x1b$B{6\x1b(B',  # U+769C: html dropped, xml refused
+        b'\x1b$B{7\x1b(B',  # U+769E: html dropped, xml refused
+        b'\x1b$B{8\x1b(B',  # U+769B: html dropped, xml refused
+        b'\x1b$B{9\x1b(B',  # U+76A6: html dropped, xml refused
+        b'\x1b$B{:\x1b(B',  # U+FA17: html dropped, xml refused
+        b'\x1b$B{;\x1b(B',  # U+7746: html dropped, xml refused
+        b'\x1b$B{<\x1b(B',  # U+52AF: html dropped, xml refused
+        b'\x1b$B{=\x1b(B',  # U+7821: html dropped, xml refused
+        b'\x1b$B{>\x1b(B',  # U+784E: html dropped, xml refused
+        b'\x1b$B{?\x1b(B',  # U+7864: html dropped, xml refused
+        b'\x1b$B{@\x1b(B',  # U+787A: html dropped, xml refused
+        b'\x1b$B{A\x1b(B',  # U+7930: html dropped, xml refused
+        b'\x1b$B{B\x1b(B',  # U+FA18: html dropped, xml refused
+        b'\x1b$B{C\x1b(B',  # U+FA19: html dropped, xml refused
+        b'\x1b$B{D\x1b(B',  # U+FA1A: html dropped, xml refused
+        b'\x1b$B{E\x1b(B',  # U+7994: html dropped, xml refused
+        b'\x1b$B{F\x1b(B',  # U+FA1B: html dropped, xml refused
+        b'\x1b$B{G\x1b(B',  # U+799B: html dropped, xml refused
+        b'\x1b$B{H\x1b(B',  # U+7AD1: html dropped, xml refused
+        b'\x1b$B{I\x1b(B',  # U+7AE7: html dropped, xml refused
+        b'\x1b$B{J\x1b(B',  # U+FA1C: html dropped, xml refused
+        b'\x1b$B{K\x1b(B',  # U+7AEB: html dropped, xml refused
+        b'\x1b$B{L\x1b(B',  # U+7B9E: html dropped, xml refused
+        b'\x1b$B{M\x1b(B',  # U+FA1D: html dropped, xml refused
+        b'\x1b$B{N\x1b(B',  # U+7D48: html dropped, xml refused
+        b'\x1b$B{O\x1b(B',  # U+7D5C: html dropped, xml refused
+        b'\x1b$B{P\x1b(B',  # U+7DB7: html dropped, xml refused
+        b'\x1b$B{Q\x1b(B',  # U+7DA0: html dropped, xml refused
+        b'\x1b$B{R\x1b(B',  # U+7DD6: html dropped, xml refused
+        b'\x1b$B{S\x1b(B',  # U+7E52: html dropped, xml refused
+        b'\x1b$B{T\x1b(B',  # U+7F47: html dropped, xml refused
+        b'\x1b$B{U\x1b(B',  # U+7FA1: html dropped, xml refused
+        b'\x1b$B{V\x1b(B',  # U+FA1E: html dropped, xml refused
+        b'\x1b$B{W\x1b(B',  # U+8301: html dropped, xml refused
+        b'\x1b$B{X\x1b(B',  # U+8362: html dropped, xml refused
+        b'\x1b$B{Y\x1b(B',  # U+837F: html dropped, xml refused
+        b'\x1b$B{Z\x1b(B',  # U+83C7: html dropped, xml refused
+        b'\x1b$B{[\x1b(B',  # U+83F6: html dropped, xml refused
+        b'\x1b$B{\\\x1b(B',  # U+8448: html dropped, xml refused
+        b'\x1b$B{]\x1b(B',  # U+84B4: html dropped, xml refused
+        b'\x1b$B{^\x1b(B',  # U+8553: html dropped, xml refused
+        b'\x1b$B{_\x1b(B',  # U+8559: html dropped, xml refused
+        b'\x1b$B{`\x1b(B',  # U+856B: html dropped, xml refused
+        b'\x1b$B{a\x1b(B',  # U+FA1F: html dropped, xml refused
+        b'\x1b$B{b\x1b(B',  # U+85B0: html dropped, xml refused
+        b'\x1b$B{c\x1b(B',  # U+FA20: html dropped, xml refused
+        b'\x1b$B{d\x1b(B',  # U+FA21: html dropped, xml refused
+        b'\x1b$B{e\x1b(B',  # U+8807: html dropped, xml refused
+        b'\x1b$B{f\x1b(B',  # U+88F5: html dropped, xml refused
+        b'\x1b$B{g\x1b(B',  # U+8A12: html dropped, xml refused
+        b'\x1b$B{h\x1b(B',  # U+8A37: html dropped, xml refused
+        b'\x1b$B{i\x1b(B',  # U+8A79: html dropped, xml refused
+        b'\x1b$B{j\x1b(B',  # U+8AA7: html dropped, xml refused
+        b'\x1b$B{k\x1b(B',  # U+8ABE: html dropped, xml refused
+        b'\x1b$B{l\x1b(B',  # U+8ADF: html dropped, xml refused
+        b'\x1b$B{m\x1b(B',  # U+FA22: html dropped, xml refused
+        b'\x1b$B{n\x1b(B',  # U+8AF6: html dropped, xml refused
+        b'\x1b$B{o\x1b(B',  # U+8B53: html dropped, xml refused
+        b'\x1b$B{p\x1b(B',  # U+8B7F: html dropped, xml refused
+        b'\x1b$B{q\x1b(B',  # U+8CF0: html dropped, xml refused
+        b'\x1b$B{r\x1b(B',  # U+8CF4: html dropped, xml refused
+        b'\x1b$B{s\x1b(B',  # U+8D12: html dropped, xml refused
+        b'\x1b$B{t\x1b(B',  # U+8D76: html dropped, xml refused
+        b'\x1b$B{u\x1b(B',  # U+FA23: html dropped, xml refused
+        b'\x1b$B{v\x1b(B',  # U+8ECF: html dropped, xml refused
+        b'\x1b$B{w\x1b(B',  # U+FA24: html dropped, xml refused
+        b'\x1b$B{x\x1b(B',  # U+FA25: html dropped, xml refused
+        b'\x1b$B{y\x1b(B',  # U+9067: html dropped, xml refused
+        b'\x1b$B{z\x1b(B',  # U+90DE: html dropped, xml refused
+        b'\x1b$B{{\x1b(B',  # U+FA26: html dropped, xml refused
+        b'\x1b$B{|\x1b(B',  # U+9115: html dropped, xml refused
+        b'\x1b$B{}\x1b(B',  # U+9127: html dropped, xml refused
+        b'\x1b$B{~\x1b(B',  # U+91DA: html dropped, xml refused
+        b'\x1b$B|!\x1b(B',  # U+91D7: html dropped, xml refused
+        b'\x1b$B|"\x1b(B',  # U+91DE: html dropped, xml refused
+        b'\x1b$B|#\x1b(B',  # U+91ED: html dropped, xml refused
+        b'\x1b$B|$\x1b(B',  # U+91EE: html dropped, xml refused
+        b'\x1b$B|%\x1b(B',  # U+91E4: html dropped, xml refused
+        b'\x1b$B|&\x1b(B',  # U+91E5: html dropped, xml refused
+        b"\x1b$B|'\x1b(B",  # U+9206: html dropped, xml refused
+        b'\x1b$B|(\x1b(B',  # U+9210: html dropped, xml refused
+        b'\x1b$B|)\x1b(B',  # U+920A: html dropped, xml refused
+        b'\x1b$B|*\x1b(B',  # U+923A: html dropped, xml refused
+        b'\x1b$B|+\x1b(B',  # U+9240: html dropped, xml refused
+        b'\x1b$B|,\x1b(B',  # U+923C: html dropped, xml refused
+        b'\x1b$B|-\x1b(B',  # U+924E: html dropped, xml refused
+        b'\x1b$B|.\x1b(B',  # U+9259: html dropped, xml refused
+        b'\x1b$B|/\x1b(B',  # U+9251: html dropped, xml refused
+        b'\x1b$B|0\x1b(B',  # U+9239: html dropped, xml refused
+        b'\x1b$B|1\x1b(B',  # U+9267: html dropped, xml refused
+        b'\x1b$B|2\x1b(B',  # U+92A7: html dropped, xml refused
+        b'\x1b$B|3\x1b(B',  # U+9277: html dropped, xml refused
+        b'\x1b$B|4\x1b(B',  # U+9278: html dropped, xml refused
+        b'\x1b$B|5\x1b(B',  # U+92E7: html dropped, xml refused
+        b'\x1b$B|6\x1b(B',  # U+92D7: html dropped, xml refused
+        b'\x1b$B|7\x1b(B',  # U+92D9: html dropped, xml refused
+        b'\x1b$B|8\x1b(B',  # U+92D0: html dropped, xml refused
+        b'\x1b$B|9\x1b(B',  # U+FA27: html dropped, xml refused
+        b'\x1b$B|:\x1b(B',  # U+92D5: html dropped, xml refused
+        b'\x1b$B|;\x1b(B',  # U+92E0: html dropped, xml refused
+        b'\x1b$B|<\x1b(B',  # U+92D3: html dropped, xml refused
+        b'\x1b$B|=\x1b(B',  # U+9325: html dropped, xml refused
+        b'\x1b$B|>\x1b(B',  # U+9321: html dropped, xml refused
+        b'\x1b$B|?\x1b(B',  # U+92FB: html dropped, xml refused
+        b'\x1b$B|@\x1b(B',  # U+FA28: html dropped, xml refused
+        b'\x1b$B|A\x1b(B',  # U+931E: html dropped, xml refused
+        b'\x1b$B|B\x1b(B',  # U+92FF: html dropped, xml refused
+        b'\x1b$B|C\x1b(B',  # U+931D: html dropped, xml refused
+        b'\x1b$B|D\x1b(B',  # U+9302: html dropped, xml refused
+        b'\x1b$B|E\x1b(B',  # U+9370: html dropped, xml refused
+        b'\x1b$B|F\x1b(B',  # U+9357: html dropped, xml refused
+        b'\x1b$B|G\x1b(B',  # U+93A4: html dropped, xml refused
+        b'\x1b$B|H\x1b(B',  # U+93C6: html dropped, xml refused
+        b'\x1b$B|I\x1b(B',  # U+93DE: html dropped, xml refused
+        b'\x1b$B|J\x1b(B',  # U+93F8: html dropped, xml refused
+        b'\x1b$B|K\x1b(B',  # U+9431: html dropped, xml refused
+        b'\x1b$B|L\x1b(B',  # U+9445: html dropped, xml refused
+        b'\x1b$B|M\x1b(B',  # U+9448: html dropped, xml refused
+        b'\x1b$B|N\x1b(B',  # U+9592: html dropped, xml refused
+        b'\x1b$B|O\x1b(B',  # U+F9DC: html dropped, xml refused
+        b'\x1b$B|P\x1b(B',  # U+FA29: html dropped, xml refused
+        b'\x1b$B|Q\x1b(B',  # U+969D: html dropped, xml refused
+        b'\x1b$B|R\x1b(B',  # U+96AF: html dropped, xml refused
+        b'\x1b$B|S\x1b(B',  # U+9733: html dropped, xml refused
+        b'\x1b$B|T\x1b(B',  # U+973B: html dropped, xml refused
+        b'\x1b$B|U\x1b(B',  # U+9743: html dropped, xml refused
+        b'\x1b$B|V\x1b(B',  # U+974D: html dropped, xml refused
+        b'\x1b$B|W\x1b(B',  # U+974F: html dropped, xml refused
+        b'\x1b$B|X\x1b(B',  # U+9751: html dropped, xml refused
+        b'\x1b$B|Y\x1b(B',  # U+9755: html dropped, xml refused
+        b'\x1b$B|Z\x1b(B',  # U+9857: html dropped, xml refused
+        b'\x1b$B|[\x1b(B',  # U+9865: html dropped, xml refused
+        b'\x1b$B|\\\x1b(B',  # U+FA2A: html dropped, xml refused
+        b'\x1b$B|]\x1b(B',  # U+FA2B: html dropped, xml refused
+        b'\x1b$B|^\x1b(B',  # U+9927: html dropped, xml refused
+        b'\x1b$B|_\x1b(B',  # U+FA2C: html dropped, xml refused
+        b'\x1b$B|`\x1b(B',  # U+999E: html dropped, xml refused
+        b'\x1b$B|a\x1b(B',  # U+9A4E: html dropped, xml refused
+        b'\x1b$B|b\x1b(B',  # U+9AD9: html dropped, xml refused
+        b'\x1b$B|c\x1b(B',  # U+9ADC: html dropped, xml refused
+        b'\x1b$B|d\x1b(B',  # U+9B75: html dropped, xml refused
+        b'\x1b$B|e\x1b(B',  # U+9B72: html dropped, xml refused
+        b'\x1b$B|f\x1b(B',  # U+9B8F: html dropped, xml refused
+        b'\x1b$B|g\x1b(B',  # U+9BB1: html dropped, xml refused
+        b'\x1b$B|h\x1b(B',  # U+9BBB: html dropped, xml refused
+        b'\x1b$B|i\x1b(B',  # U+9C00: html dropped, xml refused
+        b'\x1b$B|j\x1b(B',  # U+9D70: html dropped, xml refused
+        b'\x1b$B|k\x1b(B',  # U+9D6B: html dropped, xml refused
+        b'\x1b$B|l\x1b(B',  # U+FA2D: html dropped, xml refused
+        b'\x1b$B|m\x1b(B',  # U+9E19: html dropped, xml refused
+        b'\x1b$B|n\x1b(B',  # U+9ED1: html dropped, xml refused
+        b'\x1b$B|q\x1b(B',  # U+2170: html dropped, xml refused
+        b'\x1b$B|r\x1b(B',  # U+2171: html dropped, xml refused
+        b'\x1b$B|s\x1b(B',  # U+2172: html dropped, xml refused
+        b'\x1b$B|t\x1b(B',  # U+2173: html dropped, xml refused
+        b'\x1b$B|u\x1b(B',  # U+2174: html dropped, xml refused
+        b'\x1b$B|v\x1b(B',  # U+2175: html dropped, xml refused
+        b'\x1b$B|w\x1b(B',  # U+2176: html dropped, xml refused
+        b'\x1b$B|x\x1b(B',  # U+2177: html dropped, xml refused
+        b'\x1b$B|y\x1b(B',  # U+2178: html dropped, xml refused
+        b'\x1b$B|z\x1b(B',  # U+2179: html dropped, xml refused
+        b'\x1b$B|{\x1b(B',  # U+FFE2: html dropped, xml refused
+        b'\x1b$B||\x1b(B',  # U+FFE4: html dropped, xml refused
+        b'\x1b$B|}\x1b(B',  # U+FF07: html dropped, xml refused
+        b'\x1b$B|~\x1b(B',  # U+FF02: html dropped, xml refused
+        b'\x1b(I!\x1b(B',  # U+FF61: html dropped, xml refused
+        b'\x1b(I"\x1b(B',  # U+FF62: html dropped, xml refused
+        b'\x1b(I#\x1b(B',  # U+FF63: html dropped, xml refused
+        b'\x1b(I$\x1b(B',  # U+FF64: html dropped, xml refused
+        b'\x1b(I%\x1b(B',  # U+FF65: html dropped, xml refused
+        b'\x1b(I&\x1b(B',  # U+FF66: html dropped, xml refused
+        b"\x1b(I'\x1b(B",  # U+FF67: html dropped, xml refused
+        b'\x1b(I(\x1b(B',  # U+FF68: html dropped, xml refused
+        b'\x1b(I)\x1b(B',  # U+FF69: html dropped, xml refused
+        b'\x1b(I*\x1b(B',  # U+FF6A: html dropped, xml refused
+        b'\x1b(I+\x1b(B',  # U+FF6B: html dropped, xml refused
+        b'\x1b(I,\x1b(B',  # U+FF6C: html dropped, xml refused
+        b'\x1b(I-\x1b(B',  # U+FF6D: html dropped, xml refused
+        b'\x1b(I.\x1b(B',  # U+FF6E: html dropped, xml refused
+        b'\x1b(I/\x1b(B',  # U+FF6F: html dropped, xml refused
+        b'\x1b(I0\x1b(B',  # U+FF70: html dropped, xml refused
+        b'\x1b(I1\x1b(B',  # U+FF71: html dropped, xml refused
+        b'\x1b(I2\x1b(B',  # U+FF72: html dropped, xml refused
+        b'\x1b(I3\x1b(B',  # U+FF73: html dropped, xml refused
+        b'\x1b(I4\x1b(B',  # U+FF74: html dropped, xml refused
+        b'\x1b(I5\x1b(B',  # U+FF75: html dropped, xml refused
+        b'\x1b(I6\x1b(B',  # U+FF76: html dropped, xml refused
+        b'\x1b(I7\x1b(B',  # U+FF77: html dropped, xml refused
+        b'\x1b(I8\x1b(B',  # U+FF78: html dropped, xml refused
+        b'\x1b(I9\x1b(B',  # U+FF79: html dropped, xml refused
+        b'\x1b(I:\x1b(B',  # U+FF7A: html dropped, xml refused
+        b'\x1b(I;\x1b(B',  # U+FF7B: html dropped, xml refused
+        b'\x1b(I<\x1b(B',  # U+FF7C: html dropped, xml refused
+        b'\x1b(I=\x1b(B',  # U+FF7D: html dropped, xml refused
+        b'\x1b(I>\x1b(B',  # U+FF7E: html dropped, xml refused
+        b'\x1b(I?\x1b(B',  # U+FF7F: html dropped, xml refused
+        b'\x1b(I@\x1b(B',  # U+FF80: html dropped, xml refused
+        b'\x1b(IA\x1b(B',  # U+FF81: html dropped, xml refused
+        b'\x1b(IB\x1b(B',  # U+FF82: html dropped, xml refused
+        b'\x1b(IC\x1b(B',  # U+FF83: html dropped, xml refused
+        b'\x1b(ID\x1b(B',  # U+FF84: html dropped, xml refused
+        b'\x1b(IE\x1b(B',  # U+FF85: html dropped, xml refused
+        b'\x1b(IF\x1b(B',  # U+FF86: html dropped, xml refused
+        b'\x1b(IG\x1b(B',  # U+FF87: html dropped, xml refused
+        b'\x1b(IH\x1b(B',  # U+FF88: html dropped, xml refused
+        b'\x1b(II\x1b(B',  # U+FF89: html dropped, xml refused
+        b'\x1b(IJ\x1b(B',  # U+FF8A: html dropped, xml refused
+        b'\x1b(IK\x1b(B',  # U+FF8B: html dropped, xml refused
+        b'\x1b(IL\x1b(B',  # U+FF8C: html dropped, xml refused
+        b'\x1b(IM\x1b(B',  # U+FF8D: html dropped, xml refused
+        b'\x1b(IN\x1b(B',  # U+FF8E: html dropped, xml refused
+        b'\x1b(IO\x1b(B',  # U+FF8F: html dropped, xml refused
+        b'\x1b(IP\x1b(B',  # U+FF90: html dropped, xml refused
+        b'\x1b(IQ\x1b(B',  # U+FF91: html dropped, xml refused
+        b'\x1b(IR\x1b(B',  # U+FF92: html dropped, xml refused
+        b'\x1b(IS\x1b(B',  # U+FF93: html dropped, xml refused
+        b'\x1b(IT\x1b(B',  # U+FF94: html dropped, xml refused
+        b'\x1b(IU\x1b(B',  # U+FF95: html dropped, xml refused
+        b'\x1b(IV\x1b(B',  # U+FF96: html dropped, xml refused
+        b'\x1b(IW\x1b(B',  # U+FF97: html dropped, xml refused
+        b'\x1b(IX\x1b(B',  # U+FF98: html dropped, xml refused
+        b'\x1b(IY\x1b(B',  # U+FF99: html dropped, xml refused
+        b'\x1b(IZ\x1b(B',  # U+FF9A: html dropped, xml refused
+        b'\x1b(I[\x1b(B',  # U+FF9B: html dropped, xml refused
+        b'\x1b(I\\\x1b(B',  # U+FF9C: html dropped, xml refused
+        b'\x1b(I]\x1b(B',  # U+FF9D: html dropped, xml refused
+        b'\x1b(I^\x1b(B',  # U+FF9E: html dropped, xml refused
+        b'\x1b(I_\x1b(B',  # U+FF9F: html dropped, xml refused
     ),
     'Shift_JIS': (
-        b'\x80',
-        b'\x81`',
-        b'\x81a',
-        b'\x81|',
-        b'\x81\x91',
-        b'\x81\x92',
-        b'\x81\xca',
+        b'\x80',  # U+0080: html dropped, xml refused
+        b'\x81`',  # U+FF5E: html U+301C, xml U+301C
+        b'\x81a',  # U+2225: html U+2016, xml U+2016
+        b'\x81|',  # U+FF0D: html U+2212, xml U+2212
+        b'\x81\x91',  # U+FFE0: html U+00A2, xml U+00A2
+        b'\x81\x92',  # U+FFE1: html U+00A3, xml U+00A3
+        b'\x81\xca',  # U+FFE2: html U+00AC, xml U+00AC
     ),
     'EUC-KR': (),
     'UTF-16BE': (),
