@@ -213,3 +213,30 @@ def test_docs_table_is_the_measured_one() -> None:
     """The counts docs/compatibility.md gives per encoding are the generated table's."""
     measured = {name: len(sequences) for name, sequences in _lxml_names.DIFFERING.items()}
     assert _docs_counts() == measured
+
+
+_PER_BYTE = pytest.mark.xfail(
+    strict=True,
+    reason="lxml's HTML parser reads a truncated UTF-8 sequence as one U+FFFD per byte; "
+    "browsers put one per maximal subpart (docs/compatibility.md, What still differs)",
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param("日本".encode(), id="valid"),
+        pytest.param(b"a\xffb", id="invalid-byte"),
+        pytest.param(b"a\xed\xa0\x80b", id="surrogate"),
+        pytest.param(b"a\xe6\x97b", id="truncated", marks=_PER_BYTE),
+        pytest.param(b"a\xf0\x9f\x98", id="truncated-at-end", marks=_PER_BYTE),
+    ],
+)
+def test_lxml_html_reads_utf8_as_browsers(body: bytes) -> None:
+    """Every UTF-8 body keeps ``utf-8``; lxml's HTML parser reads it as browsers do but for
+    a truncated sequence."""
+    assert response_codec(body, "UTF-8")[0] == "utf-8"
+    root = lxml.html.fromstring(
+        b"<p>" + body + b"</p>", parser=lxml.html.HTMLParser(encoding="utf-8")
+    )
+    assert root.text_content() == DECODERS["UTF-8"](body)
