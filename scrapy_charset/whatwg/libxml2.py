@@ -14,14 +14,14 @@ Single-byte encodings: the differing bytes join the byte class of
 then a combining mark that libiconv composes, puts its mark in the class).
 
 Multi-byte encodings (:func:`reads_exactly`), for a body Python's C codec decoded strictly
-to the browser's text, on the sequences Python reads as browsers do (Shift_JIS's seven,
-six of gb18030's, seven of Big5's; none of EUC-JP's or ISO-2022-JP's: Python reads those
-otherwise too): the cheap check first, whether the text holds one of their characters (a
-search for each) and the body one of the sequences (few sequences: a substring search
-each); most bodies stop at the text. When both hold, one pass over the body's characters, aligned,
-says whether a differing sequence is a character of the body or straddles two. ISO-2022-JP
-has no such pass (its bytes mean what the escapes before them say): a body whose text
-holds a character of a differing sequence keeps the ``whatwg-*`` codec.
+to the browser's text, on the sequences Python reads as browsers do (a body with one of the
+others keeps the ``whatwg-*`` codec already): the cheap check first, whether the text
+holds one of their characters (a search for each, up to 16) and the body one of the
+sequences (a substring search each, up to 16); most bodies stop at the text. When both
+hold, one pass over the body's characters, aligned, says whether a differing sequence is a
+character of the body or straddles two. An encoding without such a pass (ISO-2022-JP,
+whose bytes mean what the escapes before them say) keeps the ``whatwg-*`` codec for a body
+whose text holds a character of a differing sequence.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ DIFFERING = _lxml_names.DIFFERING
 #: Up to this many sequences, the cheap check searches the body for each.
 _MAX_SEARCHES = 16
 
-#: One character of a body the C codec decoded strictly: (lead bytes, rest) per length,
-#: the lead bytes of a longer character never standing alone.
+#: One character of a body the C codec decoded strictly, as a regular expression whose
+#: alternatives never overlap (a lead byte never stands alone): the pass stays aligned.
 _CHARACTERS: dict[str, bytes] = {
     "Shift_JIS": rb"[\x81-\x9f\xe0-\xfc][\x40-\x7e\x80-\xfc]|[^\x81-\x9f\xe0-\xfc]",
     "EUC-JP": rb"\x8f[\xa1-\xfe][\xa1-\xfe]|[\x8e\xa1-\xfe][\xa1-\xfe]|[^\x8e\x8f\xa1-\xfe]",
@@ -131,7 +131,7 @@ def _check(name: str) -> Callable[[bytes, str], bool]:
         if searches is not None and not any(sequence in body for sequence in searches):
             return True
         if aligned is None:
-            return False  # ISO-2022-JP: a character of a differing sequence is enough
+            return False  # no aligned pass: a character of a differing sequence is enough
         return aligned.match(body) is None
 
     return check
