@@ -240,3 +240,26 @@ def test_lxml_html_reads_utf8_as_browsers(body: bytes) -> None:
         b"<p>" + body + b"</p>", parser=lxml.html.HTMLParser(encoding="utf-8")
     )
     assert root.text_content() == DECODERS["UTF-8"](body)
+
+
+#: What docs/compatibility.md says lxml reads otherwise where Python's codec reads as
+#: browsers do: the sequences new to the choice of the name.
+NEW_TO_THE_CHOICE = {
+    "macintosh": 3,
+    "x-mac-cyrillic": 3,
+    "windows-1255": 32,
+    "windows-1258": 196,
+    "GBK": 6,
+    "gb18030": 6,
+    "Big5": 7,
+    "Shift_JIS": 7,
+}
+
+
+@pytest.mark.parametrize(
+    "encoding", [pytest.param(name, id=name) for name, seqs in libxml2.DIFFERING.items() if seqs]
+)
+def test_sequences_new_to_the_choice(encoding: str) -> None:
+    """The counts the docs give of the sequences lxml reads otherwise and Python right."""
+    found = [seq for seq in libxml2.DIFFERING[encoding] if libxml2._python_reads(encoding, seq)]
+    assert len(found) == NEW_TO_THE_CHOICE.get(encoding, 0)
