@@ -8,6 +8,9 @@ here:
 - ``scrapy.utils.iterators._StreamReader``, its ``__init__``, ``_text``, ``_is_unicode``
   and ``encoding``: ``xmliter_lxml`` reads a response decoded by a ``whatwg-*`` codec as
   its text (:func:`read_as_text`, a process-wide patch installed once);
+- ``SitemapSpider._get_sitemap_body``, which gives lxml a sitemap's bytes (read under the
+  document's own XML declaration): a decided sitemap in a legacy encoding is given as its
+  text, in UTF-8 (:func:`sitemap_as_text`, a process-wide patch installed once);
 - a :class:`~scrapy.crawler.Crawler` that is never started, with a stats collector that
   keeps nothing and a request fingerprinter built from ``REQUEST_FINGERPRINTER_CLASS``,
   which Scrapy otherwise sets when a crawl starts (:func:`unstarted_crawler`): what the
@@ -38,6 +41,7 @@ __all__ = [
     "ScrapyChanged",
     "read_as_text",
     "set_text",
+    "sitemap_as_text",
     "unstarted_crawler",
 ]
 
@@ -143,6 +147,70 @@ def check_stream_reader() -> None:
         raise ScrapyChanged(STREAM_READER, "a str _text is no longer read as UTF-8")
 
 
+# --- SitemapSpider._get_sitemap_body -----------------------------------------------------
+
+SITEMAP_BODY = "SitemapSpider._get_sitemap_body (an XmlResponse's body, parsed by Sitemap)"
+
+_SITEMAP_MARK = "_scrapy_charset_sitemap_text"
+
+
+def _sitemap_spider() -> Any:
+    try:
+        from scrapy.spiders import SitemapSpider
+    except ImportError:  # pragma: no cover - a Scrapy without it
+        return None
+    if not callable(getattr(SitemapSpider, "_get_sitemap_body", None)):
+        return None
+    return SitemapSpider
+
+
+def sitemap_as_text(document: Callable[[TextResponse], bytes | None]) -> bool:
+    """Make ``SitemapSpider`` parse, for a sitemap that is a
+    :class:`~scrapy.http.TextResponse`, the bytes *document* gives (None: its body, as
+    before), instead of its body (idempotent: the first *document* stays). A subclass that
+    overrides ``_get_sitemap_body`` keeps its own. False when this Scrapy's spider has no
+    such method, which then stays as it is."""
+    spider = _sitemap_spider()
+    if spider is None:
+        return False
+    if getattr(spider, _SITEMAP_MARK, False):
+        return True
+    original = spider._get_sitemap_body
+
+    def _get_sitemap_body(self: Any, response: Any) -> bytes | None:
+        body: bytes | None = original(self, response)
+        if isinstance(response, TextResponse) and body is response.body:
+            found = document(response)
+            if found is not None:
+                return found
+        return body
+
+    spider._get_sitemap_body = _get_sitemap_body
+    setattr(spider, _SITEMAP_MARK, True)
+    logger.debug("SitemapSpider parses decided legacy sitemaps as their text")
+    return True
+
+
+def check_sitemap_body() -> None:
+    """``SitemapSpider._get_sitemap_body`` returns an XmlResponse's own body, which
+    ``scrapy.utils.sitemap.Sitemap`` parses (bytes, under the document's declaration)."""
+    from scrapy.http import XmlResponse
+    from scrapy.utils.sitemap import Sitemap
+
+    spider = _sitemap_spider()
+    if spider is None:
+        raise ScrapyChanged(SITEMAP_BODY, "SitemapSpider has no _get_sitemap_body method")
+    body = b"<urlset><url><loc>http://e.com/</loc></url></urlset>"
+    response = XmlResponse("http://example.com/sitemap.xml", body=body)
+    found = spider._get_sitemap_body(spider(name="check"), response)
+    if found is not response.body:
+        raise ScrapyChanged(
+            SITEMAP_BODY, "_get_sitemap_body no longer returns an XmlResponse's body"
+        )
+    if [entry["loc"] for entry in Sitemap(found)] != ["http://e.com/"]:
+        raise ScrapyChanged(SITEMAP_BODY, "Sitemap no longer parses the bytes it is given")
+
+
 # --- a Crawler that is never started ---------------------------------------------------
 
 UNSTARTED_CRAWLER = "Crawler.stats and Crawler.request_fingerprinter set before the crawl starts"
@@ -237,5 +305,6 @@ def check_unstarted_crawler() -> None:
 CHECKS: tuple[tuple[str, Callable[[], None]], ...] = (
     (CACHED_TEXT, check_cached_text),
     (STREAM_READER, check_stream_reader),
+    (SITEMAP_BODY, check_sitemap_body),
     (UNSTARTED_CRAWLER, check_unstarted_crawler),
 )

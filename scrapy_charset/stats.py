@@ -45,7 +45,7 @@ SKIP_REASONS = (
     "head",  # a HEAD request: no body
     "empty",  # an empty body
     "data_url",  # a data: URL, whose charset parameter is the whole story
-    "browser",  # rendered by a browser (scrapy-playwright, Zyte API browserHtml): UTF-8 text
+    "browser",  # rendered by a browser (scrapy-playwright, Zyte API browserHtml): its text
     "unsupported_class",  # a response class that cannot be rebuilt from its attributes
 )
 

@@ -83,6 +83,13 @@ BLOCKS: dict[tuple[str, str], str] = {
         "tests/test_architecture.py::test_architecture_tree_lists_every_module"
     ),
     ("docs/architecture.md", "python scripts/generate_tables.py"): NOT_OUTPUT,
+    ("docs/architecture.md", "python scripts/generate_lxml_names.py --report"): NOT_OUTPUT,
+    ("docs/compatibility.md", "python scripts/generate_lxml_names.py --report"): NOT_OUTPUT,
+    (
+        "docs/compatibility.md",
+        "python -m pytest tests/test_lxml_names.py tests/test_consumers.py "
+        "tests/test_crawl_playwright.py",
+    ): NOT_OUTPUT,
     ("docs/audit.md", 'pip install "scrapy-charset[audit]"'): NOT_OUTPUT,
     ("docs/audit.md", "Responses read                            16"): "test_audit_summary",
     ("docs/audit.md", "{"): "test_audit_diff_out_line",

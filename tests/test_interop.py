@@ -146,13 +146,13 @@ def site_codec(encoding: str) -> str:
         pytest.param("ISO-8859-8-I", "שלום".encode("iso8859_8"), "iso-8859-8", id="8859-8-i"),
         pytest.param("windows-874", "ไทย".encode("cp874"), "cp874", id="874"),
         pytest.param("macintosh", b"plain ASCII", "macintosh", id="mac-ascii"),
+        pytest.param("macintosh", "café".encode("mac_roman"), "macintosh", id="mac"),
         # libiconv's MACINTOSH is Apple's older table (0xDB is the currency sign).
-        pytest.param("macintosh", "café".encode("mac_roman"), "whatwg-macintosh", id="mac"),
+        pytest.param("macintosh", "5€".encode("mac_roman"), "whatwg-macintosh", id="mac-euro"),
+        pytest.param("x-mac-cyrillic", "Мир".encode("mac_cyrillic"), "maccyrillic", id="mac-cyr"),
+        # ...and its MAC-CYRILLIC has no Ґ ґ (A2 B6) or euro sign (FF).
         pytest.param(
-            "x-mac-cyrillic",
-            "Мир".encode("mac_cyrillic"),
-            "whatwg-x-mac-cyrillic",
-            id="mac-cyrillic",
+            "x-mac-cyrillic", "Ґ".encode("mac_cyrillic"), "whatwg-x-mac-cyrillic", id="mac-cyr-ghe"
         ),
         pytest.param("Shift_JIS", "日本語".encode("cp932"), "cp932", id="sjis"),
         # Shift_JIS decoder: 0xA0 is an error; cp932 gives U+F8F0.

@@ -230,6 +230,12 @@ def test_skip(
         pytest.param(
             make(HtmlResponse, HTML, "text/html"), {"playwright": False}, id="playwright-off"
         ),
+        # scrapy-playwright: a URL the browser downloaded instead of rendering.
+        pytest.param(
+            make(HtmlResponse, HTML, "text/html"),
+            {"playwright": True, "playwright_suggested_filename": "page.html"},
+            id="playwright-download",
+        ),
         pytest.param(
             make(HtmlResponse, HTML, "text/html"), {"dont_charset": False}, id="dont-false"
         ),
@@ -244,6 +250,35 @@ def test_not_skipped(response: Response, meta: dict[str, Any]) -> None:
     assert result is not response
     assert request.meta["charset"]["encoding"] == "UTF-8"
     assert charset_stats(mw)["charset/response_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("meta", "text"),
+    [
+        pytest.param(
+            {"playwright": True, "playwright_suggested_filename": "prices.csv"},
+            "字典,€25\n",
+            id="download-decided",
+        ),
+        # A rendered page's body is the renderer's own encoding of the browser's text.
+        pytest.param({"playwright": True}, None, id="rendered-left-alone"),
+    ],
+)
+def test_playwright_download_is_decided(meta: dict[str, Any], text: str | None) -> None:
+    """scrapy-playwright hands a download over with the site's bytes and headers (here a
+    Big5 CSV with the euro sign, A3 E1, which Python's big5 lacks)."""
+    body = "字典,€25\n".encode(codec_name("Big5"))
+    assert body.endswith(b"\xa3\xe125\n")
+    response = make(TextResponse, body, "text/csv; charset=big5", flags=["playwright"])
+    mw = middleware()
+    request, result = run(mw, response, meta)
+    if text is None:
+        assert result is response
+        assert charset_stats(mw) == {"charset/skipped/browser": 1}
+        return
+    assert request.meta["charset"]["encoding"] == "Big5"
+    assert result.text == text
+    assert response.text != text  # Scrapy's own guess: Python's big5
 
 
 # --- which rules apply -----------------------------------------------------------------

@@ -56,6 +56,21 @@ BROKEN = [
         id="stream-reader-reads-otherwise",
     ),
     pytest.param(
+        _scrapy_compat.check_sitemap_body,
+        lambda monkeypatch: monkeypatch.delattr(
+            "scrapy.spiders.SitemapSpider._get_sitemap_body", raising=False
+        ),
+        id="sitemap-body-gone",
+    ),
+    pytest.param(
+        _scrapy_compat.check_sitemap_body,
+        lambda monkeypatch: monkeypatch.setattr(
+            "scrapy.spiders.SitemapSpider._get_sitemap_body",
+            lambda self, response: bytes(bytearray(response.body)),
+        ),
+        id="sitemap-body-copied",
+    ),
+    pytest.param(
         _scrapy_compat.check_unstarted_crawler,
         lambda monkeypatch: monkeypatch.setattr(
             "scrapy.extensions.httpcache.FilesystemCacheStorage.open_spider",
@@ -93,6 +108,7 @@ def _scrapy_private_names() -> set[str]:
     from scrapy.extensions.httpcache import DbmCacheStorage, FilesystemCacheStorage
     from scrapy.http import Headers, HtmlResponse, Request, Response
     from scrapy.settings import Settings
+    from scrapy.spiders import SitemapSpider
     from scrapy.utils import iterators
 
     response = TextResponse("http://example.com/", body=b"x", encoding="utf-8")
@@ -107,6 +123,7 @@ def _scrapy_private_names() -> set[str]:
         Crawler,
         Settings,
         Spider,
+        SitemapSpider,
         FilesystemCacheStorage,
         DbmCacheStorage,
         HttpCompressionMiddleware,

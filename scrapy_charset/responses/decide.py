@@ -154,10 +154,17 @@ def kind_of(cls: type[Response], essence: str | None) -> Kind | None:
 
 
 def _rendered_by_browser(request: Request, response: Response) -> bool:
-    """True for a body a browser rendered: it is the renderer's UTF-8 serialisation under
-    the origin's headers, so sniffing it again would make mojibake."""
+    """True for a body a browser rendered: the renderer's serialisation of the text the
+    browser decoded, encoded again by the renderer and named in ``response.encoding``
+    (scrapy-playwright encodes it in the charset of the header or of the ``<meta>``, in
+    UTF-8 when that cannot encode it; Zyte API's ``browserHtml`` is UTF-8), under the
+    origin's headers: sniffing it again would make mojibake.
+
+    A URL the browser downloaded instead of rendering (scrapy-playwright sets
+    ``meta["playwright_suggested_filename"]``) comes back with the site's own bytes, and
+    is decided like any download."""
     meta = request.meta
-    if meta.get("playwright"):  # scrapy-playwright renders every request that sets it
+    if meta.get("playwright") and "playwright_suggested_filename" not in meta:
         return True
     for key in ("zyte_api", "zyte_api_automap"):  # scrapy-zyte-api, per request
         params = meta.get(key)

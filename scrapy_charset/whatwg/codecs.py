@@ -29,7 +29,8 @@ decode when the input is final.
 Standard names
     Most bodies decode exactly as a browser decodes them with a standard codec as well:
     every UTF-8 body (Python's decoder with ``errors="replace"`` is the standard's), and a
-    legacy body that holds nothing the standard codec decodes otherwise.
+    legacy body that holds nothing the standard codec decodes otherwise, in Python or in
+    lxml (measured: :mod:`.libxml2`).
     ``response_codec(body, encoding)`` gives the name to give such a body (a spelling
     Python's codec registry, libxml2 and iconv all accept: ``STANDARD_NAMES``) and the
     ``whatwg-*`` codec for the others.
@@ -38,11 +39,10 @@ Standard names
 from __future__ import annotations
 
 import codecs
-import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from scrapy_charset.whatwg import iso2022jp, singlebyte, unicode
+from scrapy_charset.whatwg import iso2022jp, libxml2, singlebyte, unicode
 from scrapy_charset.whatwg.bom import bom_sniff
 from scrapy_charset.whatwg.cjk import DECODERS as _CJK
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, get_encoding
@@ -251,30 +251,19 @@ STANDARD_NAMES.update(
     }
 )
 
-#: Single-byte encodings whose libiconv table (lxml's) is Apple's older one, which
-#: differs from the Encoding Standard's on bytes Python's codec decodes as it does (the
-#: euro sign, the Apple logo, two Cyrillic letters): their standard name is given only to
-#: bodies without bytes above 0x7F.
-_OLDER_ICONV_TABLES = frozenset({"macintosh", "x-mac-cyrillic"})
-
-#: Single-byte encodings whose libiconv decoder composes a letter and the combining mark
-#: after it into one precomposed character (Hebrew points, Vietnamese tone marks), where
-#: browsers keep both: bodies with combining marks keep the ``whatwg-*`` codec.
-_COMPOSING_ICONV = frozenset({"windows-1255", "windows-1258"})
-
 
 def _differing_bytes(name: str) -> bytes:
     """The bytes that the standard codec of a single-byte encoding decodes otherwise than
     the encoding's decoder, or not at all (read from the generated table and the running
-    Python's codec), and those libxml2's iconv reads otherwise (``_OLDER_ICONV_TABLES``,
-    ``_COMPOSING_ICONV``)."""
+    Python's codec), and those lxml reads otherwise under that name, measured
+    (:func:`.libxml2.differing_bytes`: Apple's older tables in libiconv, the combining
+    marks libiconv composes with the letter before them)."""
     table = singlebyte.DECODING_TABLES[name]
     codec = STANDARD_NAMES[name]
+    lxml_differs = libxml2.differing_bytes(name)
     out = bytearray()
     for byte in range(256):
-        if (byte >= 0x80 and name in _OLDER_ICONV_TABLES) or (
-            name in _COMPOSING_ICONV and unicodedata.combining(table[byte])
-        ):
+        if byte in lxml_differs:
             out.append(byte)
             continue
         try:
@@ -322,10 +311,13 @@ def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
     - a single-byte encoding: when the body holds none of the bytes the standard codec
       decodes otherwise (a byte-class check, no decoding);
     - the CJK encodings: when the C codec decodes the body without an error and without
-      a correction (the body is decoded once, and the text returned);
+      a correction (the body is decoded once, and the text returned), and the body holds
+      none of the sequences lxml reads otherwise under the name
+      (:func:`.libxml2.reads_exactly`: Shift_JIS's 81 60 is U+FF5E in browsers and
+      Python's cp932, U+301C in libiconv's);
     - UTF-16BE/LE: when the body has no lone surrogate or odd byte (decoded, returned);
     - ISO-2022-JP: when Python's stateful codec decodes the body strictly to the same text
-      (both decoded, the standard's text returned).
+      (both decoded, the standard's text returned) and lxml would too.
 
     A byte order mark other than the encoding's own is left to the ``whatwg-*`` codec.
     The encoding's own BOM is part of the body: Python's codecs keep it as U+FEFF where
@@ -344,6 +336,7 @@ def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
     cjk = _CJK.get(name)
     if cjk is not None:
         text, exact = cjk.decode_checked(body)
+        exact = exact and libxml2.reads_exactly(name, body, text)
         return (STANDARD_NAMES[name] if exact else private), text
     if name in ("UTF-16BE", "UTF-16LE"):
         data = body[2:] if found is not None else body
@@ -358,6 +351,7 @@ def response_codec(body: bytes, encoding: str) -> tuple[str, str | None]:
             exact = body.decode(STANDARD_NAMES[name]) == text
         except UnicodeDecodeError:
             exact = False
+        exact = exact and libxml2.reads_exactly(name, body, text)
         return (STANDARD_NAMES[name] if exact else private), text
     return private, None
 
