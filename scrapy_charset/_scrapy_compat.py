@@ -187,7 +187,6 @@ def sitemap_as_text(document: Callable[[TextResponse], bytes | None]) -> bool:
 
     spider._get_sitemap_body = _get_sitemap_body
     setattr(spider, _SITEMAP_MARK, True)
-    logger.debug("SitemapSpider parses decided legacy sitemaps as their text")
     return True
 
 

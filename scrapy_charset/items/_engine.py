@@ -164,9 +164,32 @@ def _plan(text: str) -> tuple[list[plan.Layer], str | None]:
         judged = verify.judge(text, chosen[-1].text)
         if judged is None:
             break
+        further = _round_further(chosen)
+        if (
+            further is not None
+            and verify.judge(chosen[-1].text, further.text) is None
+            and verify.judge(text, further.text) is None
+        ):
+            chosen.append(further)  # a double encoding ftfy's plan stopped a round short of
+            break
         verdict = judged
         chosen.pop()
+    if chosen and _Detected(chosen[-1].text, scan(chosen[-1].text)).damaged() is not None:
+        further = _round_further(chosen)  # damage shows still after ftfy's last round
+        if further is not None and verify.judge(chosen[-1].text, further.text) is None:
+            chosen.append(further)
     return chosen, verdict
+
+
+def _round_further(chosen: list[plan.Layer]) -> plan.Layer | None:
+    """One more round of windows-1252 after *chosen* layers that are all windows-1252's,
+    when the whole text after them is UTF-8 read so."""
+    if _after(chosen) != "windows-1252":
+        return None
+    out = fallback.whole(chosen[-1].text, "windows-1252")
+    if out is None:
+        return None
+    return plan.Layer((("encode", "sloppy-windows-1252"), ("decode", "utf-8")), out)
 
 
 def _likeliest_sibling(current: str, layer: plan.Layer) -> plan.Layer | None:
@@ -232,8 +255,8 @@ def _tokens_agree(value: str, repaired: str, mixed: bool) -> bool:
     likeliest reading: a field may hold words damaged by different decodes, and a repair
     of the whole field must not give one of them another encoding's letters."""
     for token in set(_TOKEN.findall(value)):
-        if token.isascii():
-            continue
+        if token.isascii() or "\ufffd" in token:
+            continue  # a word that lost bytes has no reading of its own to compare
         readings: dict[str, str] = {}
         for reading in ("windows-1252", *_IN_PLACE_SIBLINGS):
             out = fallback.in_place(token, reading)
@@ -502,6 +525,16 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
     if (repaired is not None and whole_field and not short) or _LATIN_1_ONLY.search(value):
         return None
     found = legacy_as_windows_1252(value)
+    if found is not None and found.repaired is None and repaired is None:
+        # Legacy bytes, in an encoding no reading tells apart: reported.
+        return Found(
+            MojibakeKind.LEGACY_AS_WINDOWS_1252,
+            None,
+            rule=found.rule or "legacy-reading",
+            evidence=found.evidence,
+            fixer="legacy",
+            verdict=verify.AMBIGUOUS,
+        )
     if found is None or found.repaired is None or verify.judge(value, found.repaired) is not None:
         return None
     if short and whole_field:
@@ -638,6 +671,34 @@ def find(value: str, marks: Marks) -> Found | None:
             lossy=lossy,
             rule=rule,
             evidence=sequence,
+            fixer=fixer,
+            verdict=verify.AMBIGUOUS,
+        )
+    if (
+        not chosen
+        and encoding is not None
+        and len(value) - len(repaired) < MIN_UTF8_BYTES
+        and verify.likeliest({"given": value, "repair": repaired}, prior=("given",)) != "repair"
+    ):
+        # A sequence or two of the fallback's: the text as given is a reading too, and
+        # the repair is no likelier (a Ukrainian abbreviation with a registered sign).
+        return Found(
+            kind,
+            None,
+            lossy=lossy,
+            rule=rule,
+            evidence=sequence,
+            fixer=fixer,
+            verdict=verify.AMBIGUOUS,
+        )
+    if shown is None and encoding not in (None, "windows-1252", "windows-1251", "C1"):
+        # Only ftfy's plan reads the field in a sibling encoding: no evidence of this
+        # package's says the bytes were that encoding's.
+        return Found(
+            kind,
+            None,
+            lossy=lossy,
+            rule=chosen[0].steps[0][1] if chosen else None,
             fixer=fixer,
             verdict=verify.AMBIGUOUS,
         )

@@ -53,9 +53,13 @@ ROWS: tuple[Row, ...] = (
     Row("windows-1251", MojibakeKind.UTF8_AS_WINDOWS_1251, ("РџСЂРёРІРµС‚ мир", "Привет мир")),
     Row("macintosh", MojibakeKind.UTF8_AS_OTHER, ("Crème and caf√©", "Crème and café")),
     Row("windows-1250", MojibakeKind.UTF8_AS_OTHER, ("Čeština a ÄŤeĹˇtina", "Čeština a čeština")),
-    Row("ISO-8859-2", MojibakeKind.UTF8_AS_OTHER, ("Čeština a ÄeÅ¡tina", "Čeština a čeština")),
-    Row("windows-1257", MojibakeKind.UTF8_AS_OTHER, ("Ä\x8ceÅ¡tina", "Čeština")),
-    Row("windows-1253", MojibakeKind.UTF8_AS_OTHER, ("ΞΞ»Ξ»Ξ¬Ξ΄Ξ±", "Ελλάδα")),
+    Row("ISO-8859-2", MojibakeKind.UTF8_AS_OTHER, ("Čeština a Ä\x8deĹĄtina", "Čeština a čeština")),
+    Row(
+        "windows-1257",
+        MojibakeKind.UTF8_AS_OTHER,
+        ("Lietuvių ir lietuviÅ³", "Lietuvių ir lietuvių"),
+    ),
+    Row("windows-1253", MojibakeKind.UTF8_AS_OTHER, ("Ξ•Ξ»Ξ»Ξ¬Ξ΄Ξ±", "Ελλάδα")),
     Row(MAC_CYRILLIC, MojibakeKind.UTF8_AS_OTHER, ("Rep√Їblica", "República")),
     Row(CP437, MojibakeKind.UTF8_AS_OTHER, ("─îe┼ítina", "Čeština")),
     Row(SHIFT_JIS, MojibakeKind.UTF8_AS_SHIFT_JIS, ("Cafﾃｩ", "Café")),
@@ -111,8 +115,7 @@ def _run(reading: str) -> re.Pattern[str]:
 _ESCAPED = re.compile("[\udc80-\udcff]+")
 
 _COMMON = re.compile(
-    "[\u00a0-\u00bf\u00d7\u00f7\u0e3f\u2000-\u2bff\u3000-\u303f\uff00-\uffef"
-    "\U0001f000-\U0001faff]"
+    "[\u00a0-\u00bf\u00d7\u00f7\u0e3f\u2000-\u2bff\u3000-\u303f\uff00-\uffef\U0001f000-\U0001faff]"
 )
 #: The readings whose sequences decode only to Greek, Latin-1 and common punctuation:
 #: UTF-8 read as windows-1253 is Greek text's damage.
@@ -138,8 +141,7 @@ def _decodes_as_damage(decoded: str, reading: str) -> bool:
         return all(_GREEK.match(c) or _COMMON.match(c) for c in new)
     scripts = {_script(c) for c in new if unicodedata.category(c)[0] in "LM"}
     return all(
-        unicodedata.category(c)[0] in "LM" or _COMMON.match(c) or _script(c) in scripts
-        for c in new
+        unicodedata.category(c)[0] in "LM" or _COMMON.match(c) or _script(c) in scripts for c in new
     )
     for c in decoded:
         if c <= "\x7f" or "\udc80" <= c <= "\udcff":
@@ -189,11 +191,10 @@ def in_place(text: str, reading: str) -> str | None:
         pieces.append(kept)
         at = match.end()
         changed = True
-    if not changed:
-        return None
     pieces.append(text[at:])
     # A lead whose continuation bytes were lost (U+FFFD) is one lost character.
-    return _lost(reading).sub("\ufffd", "".join(pieces))
+    out = _lost(reading).sub("\ufffd", "".join(pieces))
+    return out if changed or out != text else None
 
 
 def _lost_at_end(decoded: str, text: str, end: int) -> bool:
@@ -212,6 +213,6 @@ def _lost_at_end(decoded: str, text: str, end: int) -> bool:
 def _lost(reading: str) -> re.Pattern[str]:
     """A UTF-8 lead byte in *reading* followed by U+FFFD."""
     if reading == SHIFT_JIS:
-        return re.compile("(?!)")
+        return re.compile("[\uff82-\uff9f]\ufffd+")  # bytes C2-DF: half-width katakana
     leads = "".join(sorted(set(high_half(reading)[0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}))
     return re.compile(f"[{re.escape(leads)}]\ufffd+")

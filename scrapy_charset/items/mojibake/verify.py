@@ -56,11 +56,15 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
         return None
     if not _not_text(after) <= _not_text(before):
         return NOT_TEXT
-    if ftfy_badness(after) > ftfy_badness(before):
-        return BADNESS_RISES
+    if ftfy_badness(after.replace("\ufffd", "")) > ftfy_badness(before.replace("\ufffd", "")):
+        return BADNESS_RISES  # U+FFFD aside: where bytes were lost, the repair keeps one
     if not plausible:
         return None
-    return implausible(before.replace("\ufffd", ""), after.replace("\ufffd", ""))
+    # What the repair kept is not its doing: U+FFFD, and controls the text held already.
+    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in _NOT_TEXT}
+    kept.add("\ufffd")
+    table = dict.fromkeys(map(ord, kept))
+    return implausible(before.translate(table), after.translate(table))
 
 
 def likeliest(readings: dict[str, str], prior: Collection[str] = ()) -> str | None:
