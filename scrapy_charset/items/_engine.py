@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -174,10 +175,13 @@ def _plan(text: str) -> tuple[list[plan.Layer], str | None]:
             break
         verdict = judged
         chosen.pop()
-    if chosen and _Detected(chosen[-1].text, scan(chosen[-1].text)).damaged() is not None:
-        further = _round_further(chosen)  # damage shows still after ftfy's last round
-        if further is not None and verify.judge(chosen[-1].text, further.text) is None:
-            chosen.append(further)
+    further = _round_further(chosen) if chosen else None
+    if (
+        further is not None
+        and verify.judge(chosen[-1].text, further.text) is None
+        and _Detected(chosen[-1].text, scan(chosen[-1].text)).damaged() is not None
+    ):
+        chosen.append(further)  # damage shows still after ftfy's last round
     return chosen, verdict
 
 
@@ -254,28 +258,46 @@ def _tokens_agree(value: str, repaired: str, mixed: bool) -> bool:
     """Each word of *value* that some reading decodes reads in *repaired* as its
     likeliest reading: a field may hold words damaged by different decodes, and a repair
     of the whole field must not give one of them another encoding's letters."""
-    for token in set(_TOKEN.findall(value)):
-        if token.isascii() or "\ufffd" in token:
-            continue  # a word that lost bytes has no reading of its own to compare
-        readings: dict[str, str] = {}
-        for reading in ("windows-1252", *_IN_PLACE_SIBLINGS):
-            out = fallback.in_place(token, reading)
-            if (
-                out is not None
-                and out not in readings.values()
-                and verify.judge(token, out) is None
-            ):
-                readings[reading] = out
-        if len(readings) < 2:
-            continue
-        best = verify.likeliest(readings, prior=("windows-1252",))
+    kept = set(_TOKEN.findall(repaired))
+    changed = [
+        token
+        for token in set(_TOKEN.findall(value))
+        if not token.isascii() and token not in kept and "\ufffd" not in token
+    ]  # a word that lost bytes has no reading of its own to compare
+    if len(changed) < 2 and not mixed:
+        return True  # one damaged word: the field's own readings competed for it
+    for token in changed:
+        best, text = _likeliest_word(token)
         if best is None:
             if mixed:
                 return False
             continue
-        if readings[best].strip("\ufffd") not in repaired and scan(readings[best]).clean:
+        if text is not None and text.strip("\ufffd") not in repaired and scan(text).clean:
             return False
     return True
+
+
+def clear_kept_words() -> None:
+    """Forget the readings of words kept by :func:`_likeliest_word`."""
+    _likeliest_word.cache_clear()
+
+
+@functools.lru_cache(maxsize=4096)
+def _likeliest_word(token: str) -> tuple[str | None, str | None]:
+    """The likeliest reading of *token* in place and its text; (None, None) when readings
+    verify and none is likeliest; ("", None) when fewer than two verify."""
+    outs: dict[str, str] = {}
+    for reading in ("windows-1252", *_IN_PLACE_SIBLINGS):
+        out = fallback.in_place(token, reading)
+        if out is not None and out not in outs.values():
+            outs[reading] = out
+    if len(outs) < 2:
+        return "", None  # one reading, or none: nothing competes
+    readings = {name: out for name, out in outs.items() if verify.judge(token, out) is None}
+    if len(readings) < 2:
+        return "", None
+    best = verify.likeliest(readings, prior=("windows-1252",))
+    return best, readings[best] if best is not None else None
 
 
 def _steps(encoding: str, lossy: bool) -> tuple[tuple[str, str], ...]:
@@ -554,11 +576,30 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
     )
 
 
+#: A C1 control, U+FFFD, or a lead whose no-break space became a space (à, a no-break
+#: space and Š read as windows-1252, then A0 as a space: ftfy's restore_byte_a0).
+_C1_OR_LOST = re.compile("[\x80-\x9f\ufffd]|[ÂÃÅ] ")
+
+
+def _worth_planning(value: str, detected: _Detected) -> bool:
+    """Some UTF-8 sequence of a reading is in *value* (weighed decisive or weak), or a C1
+    control, U+FFFD or a lost no-break space: only then is ftfy asked for a plan (its own
+    check reads the whole text, at about 5 M characters a second)."""
+    best = detected.best
+    return bool(
+        best.decisive
+        or best.weak
+        or _C1_OR_LOST.search(value)
+        or detected.enough(CP437)
+        or detected.marks.mac_cyrillic
+    )
+
+
 def find(value: str, marks: Marks) -> Found | None:
     """The damage in *value* (flagged by the pre-filter, *marks*) and its verified
     repair, or None when nothing is found."""
     detected = _Detected(value, marks)
-    chosen, verdict = _plan(value)
+    chosen, verdict = _plan(value) if _worth_planning(value, detected) else ([], None)
     if chosen and all(_c1_only(layer) for layer in chosen) and detected.damaged() is not None:
         # C1 controls among the sequences of another reading: that reading decides.
         chosen = []

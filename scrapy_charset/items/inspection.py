@@ -119,8 +119,10 @@ def _kept(flagged: _Flagged) -> TextReport:
 
 
 def clear_kept_reports() -> None:
-    """Forget the kept reports: what a value's first inspection costs is measured after."""
+    """Forget the kept reports, and the readings of words kept with them: what a value's
+    first inspection costs is measured after."""
     _kept.cache_clear()
+    _engine.clear_kept_words()
 
 
 def _inspect_flagged(value: str, marks: Marks, replacements: int, legacy: bool) -> TextReport:
