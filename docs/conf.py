@@ -24,13 +24,9 @@ exclude_patterns = ["_build", "README.md"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]
 
-html_theme = "alabaster"
+# The theme of Scrapy's own documentation.
+html_theme = "sphinx_rtd_theme"
 html_title = "scrapy-charset"
-html_theme_options = {
-    "description": "Decode every Scrapy response as a browser does.",
-    "github_user": "scrapy-charset",
-    "github_repo": "scrapy-charset",
-}
 
 
 def _list_new_pages(app: Any, docname: str, source: list[str]) -> None:
