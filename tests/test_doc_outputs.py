@@ -137,10 +137,6 @@ BLOCKS: dict[tuple[str, str], str] = {
         "python -m benchmarks.item_cost                 # microseconds, best of 5",
     ): NOT_OUTPUT,
     (
-        "docs/performance.md",
-        "PYTHONHASHSEED=0 valgrind --tool=callgrind --dump-before=getppid \\",
-    ): NOT_OUTPUT,
-    (
         "docs/demo.md",
         "[scrapy_charset.items.pipeline] WARNING: Charset alert:",
     ): "tests/test_demo.py::test_docs_show_the_demo_crawls_alert_and_summary",
