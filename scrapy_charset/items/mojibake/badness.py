@@ -1377,11 +1377,12 @@ def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
     lone: set[int] = set()
     for name in {sequences[i][0] for i in latin}:
         mine = [i for i in latin if sequences[i][0] == name]
-        covered = {p for i in mine for p in range(sequences[i][1], sequences[i][2])}
-        outside: set[str] = set()
-        for position, c in enumerate(text):
-            if c.isalpha() and c > "\x7f" and position not in covered:
-                outside.add(_script_of(c))
+        rest, last = [], 0
+        for start, end in sorted((sequences[i][1], sequences[i][2]) for i in mine):
+            rest.append(text[last:start])
+            last = max(last, end)
+        rest.append(text[last:])
+        outside = {_script_of(c) for c in set("".join(rest)) if c > "\x7f" and c.isalpha()}
         if not outside or "LATIN" in outside:
             continue
         if all(_reads_as(text[sequences[i][1] : sequences[i][2]], name, outside) for i in mine):
