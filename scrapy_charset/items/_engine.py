@@ -690,39 +690,23 @@ def find(value: str, marks: Marks) -> Found | None:
         kind = MojibakeKind.C1_CONTROLS  # what the repair does: C1 controls read so
         encoding = "windows-1252"
     if (
-        kind is not MojibakeKind.C1_CONTROLS
-        and len(chosen) <= 1  # a word of a layered repair has no reading of its own
-        and not _tokens_agree(value, repaired, _mixed(value, repaired))
-    ):
         # Some damaged word reads likelier, or as likely, in another encoding.
-        return Found(
-            kind,
-            None,
-            lossy=lossy,
-            rule=rule,
-            evidence=sequence,
-            fixer=fixer,
-            verdict=verify.AMBIGUOUS,
+        (
+            kind is not MojibakeKind.C1_CONTROLS
+            and len(chosen) <= 1  # a word of a layered repair has no reading of its own
+            and not _tokens_agree(value, repaired, _mixed(value, repaired))
         )
-    if _whole_reading_beats(value, repaired, kind):
         # The bytes of another single-byte encoding, decoded as latin-1.
-        return Found(
-            kind,
-            None,
-            lossy=lossy,
-            rule=rule,
-            evidence=sequence,
-            fixer=fixer,
-            verdict=verify.AMBIGUOUS,
-        )
-    if (
-        not chosen
-        and encoding is not None
-        and len(value) - len(repaired) < MIN_UTF8_BYTES
-        and verify.likeliest({"given": value, "repair": repaired}, prior=("given",)) != "repair"
-    ):
+        or _whole_reading_beats(value, repaired, kind)
         # A sequence or two of the fallback's: the text as given is a reading too, and
         # the repair is no likelier (a Ukrainian abbreviation with a registered sign).
+        or (
+            not chosen
+            and encoding is not None
+            and len(value) - len(repaired) < MIN_UTF8_BYTES
+            and verify.likeliest({"given": value, "repair": repaired}, prior=("given",)) != "repair"
+        )
+    ):
         return Found(
             kind,
             None,
@@ -732,7 +716,7 @@ def find(value: str, marks: Marks) -> Found | None:
             fixer=fixer,
             verdict=verify.AMBIGUOUS,
         )
-    if shown is None and encoding not in (None, "windows-1252", "windows-1251", "C1"):
+    if shown is None and encoding not in (None, "windows-1252", "windows-1251"):
         # Only ftfy's plan reads the field in a sibling encoding: no evidence of this
         # package's says the bytes were that encoding's.
         return Found(

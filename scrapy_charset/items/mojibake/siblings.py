@@ -144,7 +144,8 @@ def _case_breaks(text: str) -> int:
     return cases.count("lu") + cases.count("uul")
 
 
-_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+#: The categories of what is not text: controls, unassigned, private use, surrogates.
+NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
 class _NotText(dict[str, bool]):
@@ -152,11 +153,11 @@ class _NotText(dict[str, bool]):
     (ASCII is never counted), filled as characters come."""
 
     def __missing__(self, c: str) -> bool:
-        found = self[c] = c > "\x7f" and unicodedata.category(c) in _NOT_TEXT
+        found = self[c] = c > "\x7f" and unicodedata.category(c) in NOT_TEXT
         return found
 
 
-_NOT_TEXT_ABOVE_ASCII = _NotText()
+NOT_TEXT_ABOVE_ASCII = _NotText()
 
 
 @functools.lru_cache(maxsize=16384)
@@ -170,7 +171,7 @@ def _decoded(sequence: str, name: str) -> str | None:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if any(map(_NOT_TEXT_ABOVE_ASCII.__getitem__, decoded)):
+    if any(map(NOT_TEXT_ABOVE_ASCII.__getitem__, decoded)):
         return None
     return decoded
 

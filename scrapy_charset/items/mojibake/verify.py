@@ -37,16 +37,10 @@ NOT_TEXT = "not-text"
 BADNESS_RISES = "badness-rises"
 AMBIGUOUS = "ambiguous"
 
-_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
-_ALLOWED_CONTROLS = frozenset("\t\n\r")
-
 
 def _not_text(text: str) -> frozenset[str]:
-    return frozenset(
-        c
-        for c in set(text)
-        if c > "\x7f" and unicodedata.category(c) in _NOT_TEXT and c not in _ALLOWED_CONTROLS
-    )
+    """The characters of *text* above ASCII that are not text (the pair table's test)."""
+    return frozenset(filter(siblings.NOT_TEXT_ABOVE_ASCII.__getitem__, set(text)))
 
 
 def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
@@ -61,7 +55,7 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
     if not plausible:
         return None
     # What the repair kept is not its doing: U+FFFD, and controls the text held already.
-    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in _NOT_TEXT}
+    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in siblings.NOT_TEXT}
     kept.add("\ufffd")
     table = dict.fromkeys(map(ord, kept))
     return implausible(before.translate(table), after.translate(table))
