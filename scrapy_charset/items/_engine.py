@@ -576,20 +576,31 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
     )
 
 
-#: A C1 control, U+FFFD, or a lead whose no-break space became a space (à, a no-break
-#: space and Š read as windows-1252, then A0 as a space: ftfy's restore_byte_a0).
-_C1_OR_LOST = re.compile("[\x80-\x9f\ufffd]|[ÂÃÅ] ")
+def _lost_a0(value: str) -> bool:
+    """*value* holds a lead whose no-break space became a space (à, a no-break space and
+    Š read as windows-1252, then A0 as a space: ftfy's restore_byte_a0). Each lead is
+    found by ``str.find`` (a memchr)."""
+    for lead in "ÂÃÅ":
+        at = value.find(lead)
+        while at != -1:
+            if value.startswith(" ", at + 1):
+                return True
+            at = value.find(lead, at + 1)
+    return False
 
 
 def _worth_planning(value: str, detected: _Detected) -> bool:
     """Some UTF-8 sequence of a reading is in *value* (weighed decisive or weak), or a C1
-    control, U+FFFD or a lost no-break space: only then is ftfy asked for a plan (its own
-    check reads the whole text, at about 5 M characters a second)."""
+    control (the pre-filter's mark), U+FFFD or a lost no-break space: only then is ftfy
+    asked for a plan (its own check reads the whole text, at about 5 M characters a
+    second)."""
     best = detected.best
     return bool(
         best.decisive
         or best.weak
-        or _C1_OR_LOST.search(value)
+        or detected.marks.c1
+        or "\ufffd" in value
+        or _lost_a0(value)
         or detected.enough(CP437)
         or detected.marks.mac_cyrillic
     )
