@@ -9,7 +9,8 @@ longer).
 **The site.** A local server, started by this script in a process of its own, serves
 ``--pages`` generated pages of real multilingual text: names of territories, languages and
 currencies from CLDR (through Babel) and pycountry's translation catalogues, in some forty
-languages, as paragraphs in ``<p>`` elements, 5 to 200 KB a page (log-uniform). The pages
+languages, as paragraphs in ``<p>`` elements, 5 to 200 KB a page (log-uniform; ``--max-kb`` sets the
+largest). The pages
 come in the web's mix of encodings and declarations (see :data:`SCENARIOS`): mostly UTF-8
 declared in the header, some in ``<meta>`` only, some undeclared; legacy encodings
 declared in the header or in ``<meta>`` (sometimes by the label browsers read as another
@@ -272,8 +273,9 @@ _TAIL = b"</body>\n</html>\n"
 class Site:
     """The generated site: every page from the seed, the paragraphs encoded once."""
 
-    def __init__(self, pages: int, seed: int = 2024) -> None:
+    def __init__(self, pages: int, seed: int = 2024, max_size: int = MAX_SIZE) -> None:
         self.seed = seed
+        self.max_size = max_size
         languages = list(LANGUAGES)
         self.pools = {language: _pool(language, seed) for language in languages}
         self.pages = [self._page(i, languages) for i in range(pages)]
@@ -290,7 +292,7 @@ class Site:
             encoding, codec, label = "UTF-8", "utf-8", rng.choice(("utf-8", "UTF-8", "utf8"))
             name = name.replace("legacy", "utf-8")  # a language without a legacy encoding
         pool = self.pools[language]
-        size = int(math.exp(rng.uniform(math.log(MIN_SIZE), math.log(MAX_SIZE))))
+        size = int(math.exp(rng.uniform(math.log(MIN_SIZE), math.log(self.max_size))))
         page = Page(
             index=index,
             language=language,
@@ -327,9 +329,9 @@ def digest(title: str | None, text: str | None) -> str:
 # --- The server ----------------------------------------------------------------------------
 
 
-def _serve(pages: int, seed: int, ready: Any) -> None:
+def _serve(pages: int, seed: int, max_size: int, ready: Any) -> None:
     """The server process: build the site, answer from memory, report its CPU time."""
-    site = Site(pages, seed)
+    site = Site(pages, seed, max_size)
     responses: list[tuple[bytes, list[bytes]]] = []
     for page in site.pages:
         parts = site.body(page)
@@ -794,6 +796,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--max-kb",
+        type=int,
+        default=MAX_SIZE // KB,
+        help=f"the largest page, in KB (pages are {MIN_SIZE // KB} KB to this, log-uniform)",
+    )
     parser.add_argument("--sample-every", type=int, default=1000, help="items between RSS samples")
     parser.add_argument("--profile", choices=MODES, help="profile this mode with cProfile")
     parser.add_argument(
@@ -814,12 +822,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.child:
         _child(args.child)
         return
+    if args.max_kb * KB <= MIN_SIZE:
+        parser.error(f"--max-kb must be more than {MIN_SIZE // KB}")
     started = time.perf_counter()
-    site = Site(args.pages, args.seed)
+    site = Site(args.pages, args.seed, args.max_kb * KB)
     print(f"site built in {time.perf_counter() - started:.1f} s")
     context = get_context("spawn")
     ready = context.Queue()
-    server = context.Process(target=_serve, args=(args.pages, args.seed, ready), daemon=True)
+    server = context.Process(
+        target=_serve, args=(args.pages, args.seed, args.max_kb * KB, ready), daemon=True
+    )
     server.start()
     while True:
         try:
