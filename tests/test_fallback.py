@@ -41,3 +41,38 @@ def test_the_rows_example_is_repaired_on_request(row: fallback.Row) -> None:
 def test_a_decode_that_fails_the_rows_test_is_no_repair(text: str, reading: str) -> None:
     assert fallback.whole(text, reading) is None
     assert fallback.in_place(text, reading) in (None, text)
+
+
+# (field, repaired): CLDR names, one of them damaged as windows-1252 among clean ones.
+# ftfy decodes the damaged one in place but leaves the sequences that hold a C1 control
+# or a no-break space; the fallback's windows-1252 row reads those in place too, so the
+# repair is whole, and applied by default.
+@pytest.mark.parametrize(
+    ("field", "repaired"),
+    [
+        pytest.param(
+            "Baškīru, Sintēstatiusa un Saba, MÄ\x81rÅ¡ala salas, Argentīna",
+            "Baškīru, Sintēstatiusa un Saba, Māršala salas, Argentīna",
+            id="c1-control-left-latvian",
+        ),
+        pytest.param(
+            "Tiếng Ca-ra-Cac-pac, NÆ°á»›c Cá»™ng HoÃ\xa0 DÃ¢n Chá»§ Thi-moa Le-xá»£-te",
+            "Tiếng Ca-ra-Cac-pac, Nước Cộng Hoà Dân Chủ Thi-moa Le-xợ-te",
+            id="no-break-space-left-vietnamese",
+        ),
+        pytest.param(
+            "Nigerská republika, Čad, ÄŒeskÃ½, Republika",
+            "Nigerská republika, Čad, Český, Republika",
+            id="capitals-left-czech",
+        ),
+        pytest.param(
+            "тічуронг, ґен, Ñ–-Ð²Ð°Ðº, урубу-каапор",
+            "тічуронг, ґен, і-вак, урубу-каапор",
+            id="cyrillic-left-ukrainian",
+        ),
+    ],
+)
+def test_what_ftfy_leaves_in_place_the_fallback_finishes(field: str, repaired: str) -> None:
+    report = inspect_text(field)
+    assert (report.repaired, report.verdict) == (repaired, None)
+    assert report.fixer == "ftfy: apply:decode_inconsistent_utf8; fallback: windows-1252"

@@ -141,7 +141,6 @@ def test_sibling_reading_is_reported_not_repaired(
     assert (report.repaired, report.verdict) == (None, "ambiguous")
 
 
-REPORTED_REASON = "reported, not repaired: the repair would leave a damaged word as it was"
 # (field, repaired): repairs no other reading competes with stay.
 CERTAIN_EXAMPLES = [
     # Words damaged by one decode of a sibling encoding beside clean ones: the reading
@@ -176,7 +175,6 @@ CERTAIN_EXAMPLES = [
     pytest.param(
         "CafÃ© crÃ¨me, SĂşdĂˇinis",
         "Café crème, Súdáinis",
-        marks=pytest.mark.xfail(strict=True, reason=REPORTED_REASON),
         id="two-decodes",
     ),
     # The first pass reads "zÅ\u201a" as windows-1252 and leaves windows-1257's "Ā\xa0": the
@@ -184,7 +182,6 @@ CERTAIN_EXAMPLES = [
     pytest.param(
         "39Ā\xa0670,50Ā\xa0zÅ‚, ÐºÐ¾Ð½Ð³Ð¾",
         "39\xa0670,50\xa0zł, конго",
-        marks=pytest.mark.xfail(strict=True, reason=REPORTED_REASON),
         id="ruled-out-reading-a-layer-further",
     ),
     # Each reading keeps one U+FFFD for the sequence that lost a byte, as the repair does.

@@ -318,9 +318,12 @@ def _fallback(
     """The fallback's repair of *text*: the row and the text; or the verdict that turned
     it down (ambiguous); or None. After a layer of ftfy's plan (*after_plan*), only the
     rows ftfy's plans never read are tried: the plan stopped where its readings no longer
-    held."""
+    held; but after a plan that decodes in place, every row reads in place what it left."""
     # A second round of windows-1252 is a double encoding ftfy's plan stopped short of.
-    beyond = _BEYOND_FTFY | ({"windows-1252"} if after_plan == "windows-1252" else set())
+    beyond = _BEYOND_FTFY | ({"windows-1252"} if after_plan in _WINDOWS_1252_AFTER else set())
+    # What ftfy decoded in place, it decoded as windows-1252: the sequences it left (a C1
+    # control or a no-break space among their bytes) are read in place too, and compete.
+    rounds_only = after_plan and after_plan != _IN_PLACE_AFTER
     candidates: dict[str, str] = {}
     partial: set[str] = set()
     evidenced = False
@@ -343,7 +346,7 @@ def _fallback(
                 return _LEFT_WHOLE
             continue
         for how in (fallback.whole, fallback.in_place):
-            if how is fallback.in_place and row.reading not in _BEYOND_FTFY and after_plan:
+            if how is fallback.in_place and row.reading not in _BEYOND_FTFY and rounds_only:
                 continue  # a round further than ftfy's plan: the whole field only
             out = how(text, row.reading)
             if out is not None and how is fallback.in_place:
@@ -361,7 +364,7 @@ def _fallback(
     for row in fallback.ROWS:
         if row.reading in candidates or row.reading in (CP437, fallback.SHIFT_JIS):
             continue
-        if after_plan and row.reading not in _BEYOND_FTFY:
+        if rounds_only and row.reading not in _BEYOND_FTFY:
             continue  # in place, a round further than ftfy's plan is not taken
         out = fallback.in_place(text, row.reading)
         if out is not None:
@@ -396,11 +399,18 @@ def _word_by_word(text: str, out: str) -> str | None:
     return None if merged == text else merged
 
 
+#: What :func:`_after` says of a plan whose layers all decode in place.
+_IN_PLACE_AFTER = "in-place"
+_WINDOWS_1252_AFTER = frozenset({"windows-1252", _IN_PLACE_AFTER})
+
+
 def _after(chosen: list[plan.Layer]) -> bool | str:
     """What the fallback is told of the plan's layers taken: none (False), all windows-1252's
-    (``"windows-1252"``), or others (True)."""
+    (``"windows-1252"``), all in place (:data:`_IN_PLACE_AFTER`), or others (True)."""
     if not chosen:
         return False
+    if all(_IN_PLACE in layer.steps for layer in chosen):
+        return _IN_PLACE_AFTER
     encodings = {layer.encoding for layer in chosen}
     return "windows-1252" if encodings <= _WINDOWS_1252 else True
 
