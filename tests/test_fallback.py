@@ -76,3 +76,21 @@ def test_what_ftfy_leaves_in_place_the_fallback_finishes(field: str, repaired: s
     report = inspect_text(field)
     assert (report.repaired, report.verdict) == (repaired, None)
     assert report.fixer == "ftfy: apply:decode_inconsistent_utf8; fallback: windows-1252"
+
+
+# (field, repaired): a word the reading decodes in place but that reads likelier as given
+# stays as given (the first two letters of a Belarusian word are windows-1251's reading of
+# UTF-8's "ѳ").
+@pytest.mark.parametrize(
+    ("field", "repaired"),
+    [
+        pytest.param(
+            "Кіпр, РњР°СћСЂС‹РєС–Р№СЃРєР°СЏ СЂСѓРїС–СЏ, Лоці, Сінгапурскі долар",
+            "Кіпр, Маўрыкійская рупія, Лоці, Сінгапурскі долар",
+            id="belarusian-si-stays",
+        ),
+    ],
+)
+def test_a_word_likelier_as_given_stays(field: str, repaired: str) -> None:
+    report = inspect_text(field)
+    assert (report.repaired, report.fixer) == (repaired, "fallback: windows-1251")

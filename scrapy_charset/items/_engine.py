@@ -385,18 +385,27 @@ def _fallback(
 
 def _word_by_word(text: str, out: str) -> str | None:
     """*out*, a repair in place of *text*, with each word the verifier turns down on its
-    own (plausibility: a word of two alphabets, a mark that starts a word) kept as *text*
-    has it: a field's other words must not pay for one damaged word. None when no word
-    is left changed."""
+    own kept as *text* has it: a field's other words must not pay for one damaged word.
+    A word is turned down when its repair is less plausible (a word of two alphabets, a
+    mark that starts a word) or when the word as given is the likelier reading (the
+    first two letters of a Belarusian word are windows-1251's reading of UTF-8's "ѳ").
+    None when no word is left changed."""
     before, after = text.split(" "), out.split(" ")
     if len(before) != len(after):
         return out
-    kept = [
-        b if a == b or implausible(a.replace("\ufffd", ""), b.replace("\ufffd", "")) is None else a
-        for a, b in zip(before, after, strict=True)
-    ]
+    kept = [b if a == b or _word_stands(a, b) else a for a, b in zip(before, after, strict=True)]
     merged = " ".join(kept)
     return None if merged == text else merged
+
+
+def _word_stands(given: str, repaired: str) -> bool:
+    """The repair of one word is no less plausible than the word as given, and the word
+    as given is not the likelier reading."""
+    given, repaired = given.replace("\ufffd", ""), repaired.replace("\ufffd", "")
+    return (
+        implausible(given, repaired) is None
+        and verify.likeliest({"given": given, "repair": repaired}) != "given"
+    )
 
 
 #: What :func:`_after` says of a plan whose layers all decode in place.
