@@ -32,8 +32,8 @@ from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 __all__ = [
     "CASES",
     "CASE_BREAK",
-    "EVERY_ALPHABET",
     "NOT_TEXT",
+    "NOT_TEXT_CATEGORIES",
     "NO_COMMON_ALPHABET",
     "SYMBOL_IN_WORD",
     "UNATTESTED",
@@ -55,8 +55,6 @@ NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
 _MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
 #: Every alphabet: what a character that is no letter is compatible with.
 _ANY = (1 << 4096) - 1
-#: :func:`alphabets` of a character that is no letter.
-EVERY_ALPHABET = _ANY
 
 
 @functools.lru_cache(maxsize=8192)
@@ -126,8 +124,8 @@ def _is_symbol(c: str) -> bool:
     return category[0] in "SC" or category == "No" or c in _SYMBOL_LETTERS
 
 
-#: Controls, unassigned and private-use characters: no text holds them.
-_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+#: The categories of what is not text: controls, unassigned, private use, surrogates.
+NOT_TEXT_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
 def _script_and_letters(word: str) -> bool:
@@ -173,7 +171,7 @@ class _Classes(dict[int, str]):
         c = chr(code)
         if _is_letter(c):
             mapped = "a"
-        elif c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT:
+        elif c not in "\t\n\r" and unicodedata.category(c) in NOT_TEXT_CATEGORIES:
             mapped = "n"
         else:
             mapped = "s" if _is_symbol(c) else "."
