@@ -9,6 +9,7 @@ C1 controls) is the table to invert, not Python's ``cp1252``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
@@ -25,6 +26,7 @@ __all__ = [
     "encode_reading",
     "encode_windows_1252",
     "high_half",
+    "script_of",
     "utf8_of",
 ]
 
@@ -120,6 +122,12 @@ def high_half(name: str) -> str:
     """Bytes 0x80-0xFF of the single-byte encoding *name* (the Encoding Standard's
     table, or :data:`CP437_HIGH`)."""
     return CP437_HIGH if name == CP437 else HIGH_HALVES[name]
+
+
+def script_of(c: str) -> str:
+    """The first word of *c*'s Unicode name: its script, for the letters and signs of one
+    ("LATIN", "CYRILLIC", "ARABIC"); "" for a character without a name."""
+    return unicodedata.name(c, "").split(" ", 1)[0]
 
 
 def encode_reading(text: str, name: str) -> bytes | None:
