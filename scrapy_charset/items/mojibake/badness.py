@@ -86,7 +86,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake import siblings
@@ -1202,7 +1202,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
-#: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
+#: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_runs`).
 LONE_SCRIPT_RULE = "lone-script-letters"
 #: ... and every Latin letter of a field of another script in its sequences, which read as
 #: letters of that script (:func:`_lone_latin`).
@@ -1354,10 +1354,9 @@ def _reads_as(sequence: str, name: str, scripts: set[str]) -> bool:
     return bool(letters) and all(script_of(c) in scripts for c in letters)
 
 
-def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[int]) -> None:
-    """Make decisive every sequence of a run of :data:`MIN_RUN` or more back-to-back
-    sequences of one reading that holds a weak one, or Cyrillic letters of two language
-    groups (*sequences* sorted by reading and start)."""
+def _runs(sequences: list[tuple[str, int, int]]) -> Iterator[tuple[int, int]]:
+    """``(i, j)`` of each run ``sequences[i:j]`` of :data:`MIN_RUN` or more back-to-back
+    sequences of one reading (*sequences* sorted by reading and start)."""
     i = 0
     while i < len(sequences):
         j = i + 1
@@ -1368,10 +1367,15 @@ def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[
         ):
             j += 1
         if j - i >= MIN_RUN:
-            run = text[sequences[i][1] : sequences[j - 1][2]]
-            if WEAK in weights[i:j] or _mixed_alphabets(run):
-                weights[i:j] = [DECISIVE] * (j - i)
+            yield i, j
         i = j
+
+
+def _make_decisive(weights: list[int], rules: list[str], which: Iterable[int], rule: str) -> None:
+    """Make the sequences *which* decisive, by *rule* for those that were not."""
+    for i in which:
+        if weights[i] != DECISIVE:
+            weights[i], rules[i] = DECISIVE, rule
 
 
 def evidence(
@@ -1400,20 +1404,18 @@ def evidence(
     weights = [weights[i] for i in order]
     rules = [rules[i] for i in order]
     lone = _lone_scripts(text, sequences)
-    before = list(weights)
-    weights = [DECISIVE if s[0] in lone else w for s, w in zip(sequences, weights, strict=True)]
-    rules = [
-        LONE_SCRIPT_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
+    _make_decisive(
+        weights, rules, [i for i, s in enumerate(sequences) if s[0] in lone], LONE_SCRIPT_RULE
+    )
+    _make_decisive(weights, rules, _lone_latin(text, sequences), LONE_LATIN_RULE)
+    # A run that holds a weak sequence, or Cyrillic letters of two language groups.
+    runs = [
+        k
+        for i, j in _runs(sequences)
+        if WEAK in weights[i:j] or _mixed_alphabets(text[sequences[i][1] : sequences[j - 1][2]])
+        for k in range(i, j)
     ]
-    before = list(weights)
-    for i in _lone_latin(text, sequences):
-        weights[i] = DECISIVE
-    rules = [
-        LONE_LATIN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
-    ]
-    before = list(weights)
-    _weigh_runs(text, sequences, weights)
-    rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
+    _make_decisive(weights, rules, runs, RUN_RULE)
     # Only the readings with a sequence are counted: the others' count is empty.
     found: dict[str, Evidence] = {}
     for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
@@ -1451,19 +1453,17 @@ def cp437_evidence(text: str, marks: Marks) -> Evidence:
     :data:`MIN_RUN` or more back to back that holds a character other than box drawing
     made decisive (:data:`RUN_RULE`: "╫⌐╫£" is "של"; line art's runs are box drawing
     only)."""
-    spans = cp437_sequences(text, marks)
-    weights = [weigh_rule(text, start, end, CP437) for start, end in spans]
-    i = 0
-    while i < len(spans):
-        j = i + 1
-        while j < len(spans) and spans[j][0] == spans[j - 1][1]:
-            j += 1
-        if j - i >= MIN_RUN and not _BOX.issuperset(text[spans[i][0] : spans[j - 1][1]]):
-            for k in range(i, j):
-                if weights[k][0] != DECISIVE:
-                    weights[k] = (DECISIVE, RUN_RULE)
-        i = j
+    spans = [(CP437, start, end) for start, end in cp437_sequences(text, marks)]
+    weighed = [weigh_rule(text, start, end, CP437) for _, start, end in spans]
+    weights, rules = [w for w, _ in weighed], [r for _, r in weighed]
+    runs = [
+        k
+        for i, j in _runs(spans)
+        if not _BOX.issuperset(text[spans[i][1] : spans[j - 1][2]])
+        for k in range(i, j)
+    ]
+    _make_decisive(weights, rules, runs, RUN_RULE)
     found = Evidence()
-    for (start, end), (weight, rule) in zip(spans, weights, strict=True):
+    for (_, start, end), weight, rule in zip(spans, weights, rules, strict=True):
         found.note(weight, rule, text[start:end])
     return found
