@@ -1300,16 +1300,19 @@ def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
         return lone
     for name, letters in _SCRIPT_LETTERS.items():
         spans = [(start, end) for reading, start, end in sequences if reading == name]
-        if not spans:
-            continue
-        rest, last = [], 0
-        for start, end in spans:
-            rest.append(text[last:start])
-            last = end
-        rest.append(text[last:])
-        if letters.search("".join(rest)) is None:
+        if spans and letters.search(_outside(text, spans)) is None:
             lone.add(name)
     return lone
+
+
+def _outside(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """*text* without its *spans*, ``(start, end)`` sorted by start."""
+    rest, last = [], 0
+    for start, end in spans:
+        rest.append(text[last:start])
+        last = max(last, end)
+    rest.append(text[last:])
+    return "".join(rest)
 
 
 def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
@@ -1330,12 +1333,8 @@ def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
     lone: set[int] = set()
     for name in {sequences[i][0] for i in latin}:
         mine = [i for i in latin if sequences[i][0] == name]
-        rest, last = [], 0
-        for start, end in sorted((sequences[i][1], sequences[i][2]) for i in mine):
-            rest.append(text[last:start])
-            last = max(last, end)
-        rest.append(text[last:])
-        outside = {script_of(c) for c in set("".join(rest)) if c > "\x7f" and c.isalpha()}
+        rest = _outside(text, sorted((sequences[i][1], sequences[i][2]) for i in mine))
+        outside = {script_of(c) for c in set(rest) if c > "\x7f" and c.isalpha()}
         if not outside or "LATIN" in outside:
             continue
         if all(_reads_as(text[sequences[i][1] : sequences[i][2]], name, outside) for i in mine):

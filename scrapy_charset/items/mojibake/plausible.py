@@ -75,12 +75,8 @@ def alphabets(c: str) -> int:
     for name, first, last in BY_SCRIPT:
         if first <= code <= last:
             return SCRIPT_GROUPS[name]
-    return 0 if _letter_like(c) else _ANY
-
-
-def _letter_like(c: str) -> bool:
     category = unicodedata.category(c)
-    return category[0] in "LM" or category == "Sk"
+    return 0 if category[0] in "LM" or category == "Sk" else _ANY
 
 
 def unattested(c: str) -> bool:
@@ -96,8 +92,6 @@ _JOINERS = frozenset("'’ʼ-‐·׳״")
 _SYMBOL_LETTERS = frozenset("ªº")
 
 
-# The character tests below are asked of each character of each layer: remembered.
-@functools.lru_cache(maxsize=8192)
 def _is_letter(c: str) -> bool:
     return unicodedata.category(c)[0] in "LM" and c not in _SYMBOL_LETTERS
 
@@ -112,11 +106,9 @@ _READING_PUNCTUATION = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=8192)
 def _is_symbol(c: str) -> bool:
     """A symbol, a control, a superscript or fraction, or a reading's punctuation: no
-    part of a word (ASCII
-    punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
+    part of a word (ASCII punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
     category = unicodedata.category(c)
     if category[0] == "P":
         return c in _READING_PUNCTUATION
@@ -140,18 +132,6 @@ def _script_and_letters(word: str) -> bool:
 _SYMBOL_NAME = re.compile(
     "[A-Za-z]*[A-Z][A-Za-z]*[α-ω][A-Za-z]*|[A-Za-z]*[α-ω][A-Za-z]*[A-Z][A-Za-z]*"
 )
-
-
-def _symbol_name(word: str) -> bool:
-    """*word* is a scientific name with one Greek letter (:data:`_SYMBOL_NAME`)."""
-    return _SYMBOL_NAME.fullmatch(word) is not None
-
-
-# One answer per character: a field's tokens are judged once per layer.
-@functools.lru_cache(maxsize=8192)
-def _by_script(c: str) -> bool:
-    code = ord(c)
-    return any(first <= code <= last for _name, first, last in BY_SCRIPT)
 
 
 def events(text: str) -> list[str]:
@@ -199,10 +179,12 @@ class _WordMasks(dict[str, int]):
 
 
 class _ByScript(dict[int, str]):
-    """``str.translate``'s table of :func:`_by_script`: ``1`` or ``0``."""
+    """``str.translate``'s table of whether a character is in a block that counts by its
+    script (:data:`BY_SCRIPT`): ``1`` or ``0``, filled as characters come."""
 
     def __missing__(self, code: int) -> str:
-        mapped = self[code] = "1" if _by_script(chr(code)) else "0"
+        inside = any(first <= code <= last for _name, first, last in BY_SCRIPT)
+        mapped = self[code] = "1" if inside else "0"
         return mapped
 
 
@@ -236,7 +218,7 @@ def _events(text: str) -> tuple[str, ...]:
         start, end = word_match.span()
         word = text[start:end]
         mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
-        if (not mask and not _symbol_name(word)) or _script_and_letters(word):
+        if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
         found += [CASE_BREAK] * cases.count("lu", start, end)
     found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
