@@ -483,9 +483,7 @@ def suspicious(text: str) -> bool:
     if text.isascii():
         return False
     encodable, found = _found(text)
-    if next(found, None) is not None:
-        return True
-    return _lost_a0_mark(text, encodable)
+    return next(found, None) is not None or _lost_a0_mark(text, encodable)
 
 
 @dataclass(slots=True, init=False)
@@ -679,7 +677,7 @@ def lost_a0_at(text: str) -> int:
 # --- The evidence rule ----------------------------------------------------------------------
 
 _SEQUENCES = {
-    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name), one=True))
+    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name)))
     for name in UTF8_READINGS
 }
 _C1 = re.compile(f"[{C1_RANGE}]")
@@ -921,18 +919,6 @@ _MACINTOSH_MATH_LEADS = "".join(
 _DASHES = "–—"
 
 
-class _SymbolOrPunctuation(dict[str, bool]):
-    """Whether a character is a symbol or punctuation (a general category S or P), filled
-    as characters come."""
-
-    def __missing__(self, c: str) -> bool:
-        found = self[c] = unicodedata.category(c)[0] in "SP"
-        return found
-
-
-_SYMBOLS_AND_PUNCTUATION = _SymbolOrPunctuation()
-
-
 def _pairs_far_likelier(s: Sequence) -> bool:
     # A sequence that is otherwise weak (a symbol among its continuation characters),
     # whose UTF-8 character is a symbol or punctuation ("âœ”" is "✔"), and which the pair
@@ -944,7 +930,7 @@ def _pairs_far_likelier(s: Sequence) -> bool:
     if _letters(s.sequence[1:]):
         return False
     character = siblings.decoded(s.sequence, s.reading)
-    if character is None or not all(map(_SYMBOLS_AND_PUNCTUATION.__getitem__, character)):
+    if character is None or not all(unicodedata.category(c)[0] in "SP" for c in character):
         return False
     repaired = siblings.score(s.before + character + s.after)
     return repaired - siblings.score(s.before + s.sequence + s.after) >= siblings.MARGIN
@@ -980,10 +966,9 @@ def _small_latin(letter: str | None) -> bool:
     )
 
 
-#: The rules of cp437's sequences: only these weigh them (:func:`_rules_of`), since its
-#: box drawing makes line art whose pairs the other rules would take for damage ("a┼┐a"
+#: The rules that name cp437 are the only ones that weigh its sequences (:func:`_rules_of`):
+#: its box drawing makes line art whose pairs the other rules would take for damage ("a┼┐a"
 #: is a symbol before a lowercase letter).
-_OWN_RULES_ONLY = frozenset({CP437})
 _CP437_ONLY = frozenset({CP437})
 
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
@@ -1217,7 +1202,7 @@ NONE_RULE = "letters-only"
 def _rules_of(reading: str, lead: str) -> tuple[Rule, ...]:
     """The rules of :data:`RULES` tried on a sequence of *reading* that starts with
     *lead*, in order."""
-    own = reading in _OWN_RULES_ONLY
+    own = reading == CP437  # weighed by its own rules only
     return tuple(
         r
         for r in RULES
@@ -1428,7 +1413,7 @@ def evidence(
     return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())
 
 
-_CP437_SEQUENCE = re.compile(sequence_pattern(high_half(CP437), one=True))
+_CP437_SEQUENCE = re.compile(sequence_pattern(high_half(CP437)))
 
 
 def cp437_sequences(text: str, marks: Marks) -> list[tuple[int, int]]:

@@ -91,9 +91,8 @@ class Finding:
 
 # --- Single-byte tables ---------------------------------------------------------------------
 
-#: Bytes 0x80-0xFF of the browser's windows-1252 and windows-1251.
+#: Bytes 0x80-0xFF of the browser's windows-1252.
 WINDOWS_1252_HIGH = HIGH_HALVES["windows-1252"]
-WINDOWS_1251_HIGH = HIGH_HALVES["windows-1251"]
 
 #: Single-byte encodings whose reading of UTF-8 bytes is looked for: windows-1252 (which
 #: covers latin-1 and windows-1254's letters), windows-1251, and the others ftfy can undo.
@@ -190,16 +189,15 @@ def chars(table: str, low: int, high: int) -> str:
 UTF8_LEADS = ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
 
 
-def sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> str:
-    """UTF-8 byte sequences as a single-byte decoder shows them, one or more in a row."""
+def sequence_pattern(table: str, extra_cont: str = "") -> str:
+    """One UTF-8 byte sequence as a single-byte decoder shows it."""
     cont = chars(table, 0x80, 0xBF) + extra_cont
-    sequence = "(?:{})".format(
+    return "(?:{})".format(
         "|".join(
             f"[{chars(table, low, high)}][{cont}]" + (f"{{{size}}}" if size > 1 else "")
             for low, high, size in UTF8_LEADS
         )
     )
-    return sequence if one else sequence + "+"
 
 
 #: windows-1252 as latin-1 shows it too: the C1 controls stand for its continuation bytes.

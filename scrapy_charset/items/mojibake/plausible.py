@@ -243,7 +243,6 @@ def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | N
     if repaired == damaged:
         return None
     after = _events(repaired)
-    weight = sum(WEIGHTS.get(n, 1) for n in after)
-    if (not after and not strict) or weight < badness(damaged):
+    if (not after and not strict) or badness(repaired) < badness(damaged):
         return None
     return after[0] if after else NOT_LESS_IMPLAUSIBLE
