@@ -25,12 +25,9 @@ from fuzz.textcheck import check_text, one_input, to_text
 from scrapy_charset import decode
 from scrapy_charset.items import _engine, inspection, textcheck
 from scrapy_charset.items.mojibake import SAFE_KINDS, legacy
-from scrapy_charset.items.mojibake.chardata import (
-    WINDOWS_1251_HIGH,
-    WINDOWS_1252_HIGH,
-    encode_windows_1252,
-)
+from scrapy_charset.items.mojibake.chardata import WINDOWS_1252_HIGH, encode_windows_1252
 from scrapy_charset.items.textcheck import TextReport, inspect_text
+from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 
 def misread(text: str, written: str, read: str) -> str:
@@ -487,7 +484,7 @@ ANY_TEXT = st.text(st.characters(codec=None, categories=None), max_size=60)
 MOJIBAKE_ALPHABET = st.text(
     st.sampled_from(
         sorted(
-            set(WINDOWS_1252_HIGH + WINDOWS_1251_HIGH + "ｱｲｳｴｵﾃｩﾐ･譌譛縺\ufffd")
+            set(WINDOWS_1252_HIGH + HIGH_HALVES["windows-1251"] + "ｱｲｳｴｵﾃｩﾐ･譌譛縺\ufffd")
             | set(map(chr, range(0x80, 0xA0)))
             | set("abc XYZ 019,.-«»")
         )

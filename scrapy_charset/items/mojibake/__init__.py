@@ -17,9 +17,10 @@ Mojibake is text whose bytes were decoded with the wrong encoding. The item chec
   nothing that is not text, ftfy's badness that must not rise, CLDR plausibility
   (:mod:`.plausible`), and competing readings (:mod:`.siblings`).
 
-Repairs of UTF-8 read as windows-1252, latin-1 or windows-1251, and of double-encoded
-UTF-8, are exact inverses: they are the only ones applied by default. The others guess an
-encoding and are applied only on request (``legacy=True``).
+Repairs of UTF-8 read as a single-byte encoding, and of double-encoded UTF-8, are exact
+inverses: they are applied by default, as are C1 controls that are all punctuation in
+windows-1252. The others guess an encoding and are applied only on request
+(``legacy=True``).
 """
 
 from __future__ import annotations

@@ -70,12 +70,13 @@ weighed in its context (the characters either side):
   legitimate text in the reading's own script is made of such pairs ("ВІ" in "ВІКІ",
   "Сі", "l’é" as macintosh).
 
-A field is repaired by this package's own token-by-token step only with
-:data:`MIN_DECISIVE` decisive sequences or :data:`MIN_WEAK` weak ones among the repaired
-tokens, so never for one pair inside an otherwise plausible word of capitals, symbols or
-digits. ftfy's ``fix_encoding`` is asked only when there is a decisive or weak sequence;
-its own badness measure then decides (it repairs "25Â°C" and leaves "NESTLÉ®"). A pair
-of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is never enough, even for ftfy.
+A reading's row of :mod:`.fallback` is tried only with :data:`MIN_DECISIVE` decisive
+sequences or :data:`MIN_WEAK` weak ones of that reading in the field
+(:attr:`Evidence.enough`), so never for one pair inside an otherwise plausible word of
+capitals, symbols or digits. ftfy is asked for its plan only when there is a decisive or
+weak sequence (or a C1 control, U+FFFD or a lost no-break space); its plan then decides,
+each layer judged by :mod:`.verify` (ftfy repairs "25Â°C" and leaves "NESTLÉ®"). A pair
+of letters alone ("ÂŠ" in the Inari Sami "ANARÂŠKIELÂ") is no evidence at all.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from scrapy_charset.items.mojibake import siblings
@@ -102,6 +103,7 @@ from scrapy_charset.items.mojibake.chardata import (
     encode_windows_1252,
     extra_cont,
     high_half,
+    script_of,
     sequence_pattern,
     utf8_of,
 )
@@ -116,17 +118,14 @@ __all__ = [
     "Evidence",
     "Marks",
     "Rule",
-    "Scanned",
     "cp437_evidence",
     "cp437_sequences",
     "evidence",
     "lost_a0_at",
     "scan",
-    "sequence_pairs",
     "shift_jis_marks",
     "suspicious",
     "utf8_sequences",
-    "weigh",
     "weigh_rule",
 ]
 
@@ -134,7 +133,7 @@ __all__ = [
 #: sequences (â€™, ä¸­) do not form by chance in text of any script but Cyrillic, whose
 #: windows-1251 letters do ("дії").
 LONG_SEQUENCE = 3
-#: Decisive sequences a field needs for this package's own repair: one, since legitimate
+#: Decisive sequences a field needs for a repair of the fallback: one, since legitimate
 #: text holds none (0 on the negative corpus, see docs/item-safety.md).
 MIN_DECISIVE = 1
 #: Weak sequences a field needs without a decisive one: a symbol after an accented
@@ -440,18 +439,17 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
     return windows, _encodable(non_ascii)  # ASCII always encodes
 
 
-def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]], int]:
-    """Whether windows-1252 encodes *text* whole, the pre-filter's marks in it as
-    ``(position, branch)``, in order, and how many Shift_JIS readings of a UTF-8 lead byte
-    it holds that are not among them."""
+def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
+    """Whether windows-1252 encodes *text* whole, and the pre-filter's marks in it as
+    ``(position, branch)``, in order."""
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
-        return encodable, _marks_of(text, encodable), 0
+        return encodable, _marks_of(text, encodable)
     windows, encodable = places
     if not windows:
-        return encodable, iter(()), 0
-    return encodable, _found_in(text, windows, encodable), 0
+        return encodable, iter(())
+    return encodable, _found_in(text, windows, encodable)
 
 
 def _found_in(
@@ -484,10 +482,8 @@ def suspicious(text: str) -> bool:
     """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
     if text.isascii():
         return False
-    encodable, found, shift_jis = _found(text)
-    if shift_jis > 0 or next(found, None) is not None:
-        return True
-    return _lost_a0_mark(text, encodable)
+    encodable, found = _found(text)
+    return next(found, None) is not None or _lost_a0_mark(text, encodable)
 
 
 @dataclass(slots=True, init=False)
@@ -595,7 +591,7 @@ def scan(text: str) -> Marks:
     marks = Marks()
     if text.isascii():
         return marks
-    encodable, found, marks.shift_jis_leads = _found(text)
+    encodable, found = _found(text)
     # A Latin mark is found at most twice (at the lead, and at the next character's
     # match). The Latin branch comes first: the same character may also be a script
     # reading's continuation ("б»‘" is "ố" in windows-1251; » is a lead in macintosh's).
@@ -678,15 +674,10 @@ def lost_a0_at(text: str) -> int:
     return first
 
 
-#: Texts already scanned, and what was found: their marks (:func:`scan`) and their
-#: evidence counted until enough (:func:`evidence` with ``until=Evidence.is_enough``).
-Scanned = dict[str, tuple[Marks, "Evidence"]]
-
-
 # --- The evidence rule ----------------------------------------------------------------------
 
 _SEQUENCES = {
-    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name), one=True))
+    name: re.compile(sequence_pattern(HIGH_HALVES[name], extra_cont(name)))
     for name in UTF8_READINGS
 }
 _C1 = re.compile(f"[{C1_RANGE}]")
@@ -769,28 +760,6 @@ def utf8_sequences(
                 at = found.end()
 
 
-def sequence_pairs(text: str, marks: Marks) -> tuple[set[str], int]:
-    """Two characters of *text* that each sequence of :func:`utf8_sequences` (from
-    *marks*) holds, and how many sequences it finds at most: a Latin mark's lead and the
-    character after it (a sequence found there starts with them, one a reading), a script
-    reading's continuation character and the one before it (a sequence found there holds
-    both, and starts before it). Text without any of the pairs holds none of the
-    sequences."""
-    pairs: set[str] = set()
-    most = 0
-    pair_readings = _PAIR_READINGS
-    for start in marks.latin:
-        pair = text[start : start + 2]
-        pairs.add(pair)
-        most += len(pair_readings[pair])
-    for conts in marks.script.values():
-        for cont in conts:
-            if cont > 0:
-                pairs.add(text[cont - 1 : cont + 1])
-                most += 1
-    return pairs, most
-
-
 #: Shift_JIS readings of UTF-8 lead bytes a text needs, without half-width katakana,
 #: before the Shift_JIS repair is tried: at least this many...
 MIN_SHIFT_JIS_LEADS = 3
@@ -843,15 +812,10 @@ MIN_RUN = 2
 _WORD_END = "»”“’…–—\u00a0"
 
 
-def weigh(text: str, start: int, end: int, reading: str = "windows-1252") -> int:
-    """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one
-    UTF-8 sequence as *reading* shows it, says of damage."""
-    return weigh_rule(text, start, end, reading)[0]
-
-
 def weigh_rule(text: str, start: int, end: int, reading: str = "windows-1252") -> tuple[int, str]:
-    """:func:`weigh`, and the name of the rule of :data:`RULES` that decided (or
-    :data:`WEAK_RULE`, :data:`NONE_RULE`)."""
+    """:data:`DECISIVE`, :data:`WEAK` or :data:`NONE`: what ``text[start:end]``, one UTF-8
+    sequence as *reading* shows it, says of damage; and the name of the rule of
+    :data:`RULES` that decided (or :data:`WEAK_RULE`, :data:`NONE_RULE`)."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return _weigh(before, text[start:end], after, reading)
@@ -955,18 +919,6 @@ _MACINTOSH_MATH_LEADS = "".join(
 _DASHES = "–—"
 
 
-class _SymbolOrPunctuation(dict[str, bool]):
-    """Whether a character is a symbol or punctuation (a general category S or P), filled
-    as characters come."""
-
-    def __missing__(self, c: str) -> bool:
-        found = self[c] = unicodedata.category(c)[0] in "SP"
-        return found
-
-
-_SYMBOLS_AND_PUNCTUATION = _SymbolOrPunctuation()
-
-
 def _pairs_far_likelier(s: Sequence) -> bool:
     # A sequence that is otherwise weak (a symbol among its continuation characters),
     # whose UTF-8 character is a symbol or punctuation ("âœ”" is "✔"), and which the pair
@@ -978,7 +930,7 @@ def _pairs_far_likelier(s: Sequence) -> bool:
     if _letters(s.sequence[1:]):
         return False
     character = siblings.decoded(s.sequence, s.reading)
-    if character is None or not all(map(_SYMBOLS_AND_PUNCTUATION.__getitem__, character)):
+    if character is None or not all(unicodedata.category(c)[0] in "SP" for c in character):
         return False
     repaired = siblings.score(s.before + character + s.after)
     return repaired - siblings.score(s.before + s.sequence + s.after) >= siblings.MARGIN
@@ -1014,10 +966,9 @@ def _small_latin(letter: str | None) -> bool:
     )
 
 
-#: The rules of cp437's sequences: only these weigh them (:func:`_rules_of`), since its
-#: box drawing makes line art whose pairs the other rules would take for damage ("a┼┐a"
+#: The rules that name cp437 are the only ones that weigh its sequences (:func:`_rules_of`):
+#: its box drawing makes line art whose pairs the other rules would take for damage ("a┼┐a"
 #: is a symbol before a lowercase letter).
-_OWN_RULES_ONLY = frozenset({CP437})
 _CP437_ONLY = frozenset({CP437})
 
 #: The evidence, in the order it is tried: the first rule whose test holds makes the
@@ -1236,7 +1187,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 #: The names of the field's rules: every letter of a script reading's script in its
-#: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_weigh_runs`).
+#: sequences (:func:`_lone_scripts`), and a run of sequences (:func:`_runs`).
 LONE_SCRIPT_RULE = "lone-script-letters"
 #: ... and every Latin letter of a field of another script in its sequences, which read as
 #: letters of that script (:func:`_lone_latin`).
@@ -1251,7 +1202,7 @@ NONE_RULE = "letters-only"
 def _rules_of(reading: str, lead: str) -> tuple[Rule, ...]:
     """The rules of :data:`RULES` tried on a sequence of *reading* that starts with
     *lead*, in order."""
-    own = reading in _OWN_RULES_ONLY
+    own = reading == CP437  # weighed by its own rules only
     return tuple(
         r
         for r in RULES
@@ -1314,21 +1265,8 @@ class Evidence:
 
     @property
     def enough(self) -> bool:
-        """Enough for a repair of this package's own (see the module's docstring)."""
+        """Enough for a repair of the fallback (see the module's docstring)."""
         return self.decisive >= MIN_DECISIVE or self.weak >= MIN_WEAK
-
-    def is_enough(self) -> bool:
-        """:attr:`enough`, as a function (for :func:`evidence`'s *until*)."""
-        return self.enough
-
-    def is_some(self) -> bool:
-        """:attr:`some`, as a function."""
-        return self.some
-
-    @property
-    def some(self) -> bool:
-        """Anything at all: enough to ask ftfy, whose badness measure decides."""
-        return self.decisive > 0 or self.weak > 0
 
 
 _SCRIPT_LETTERS = {
@@ -1347,16 +1285,19 @@ def _lone_scripts(text: str, sequences: list[tuple[str, int, int]]) -> set[str]:
         return lone
     for name, letters in _SCRIPT_LETTERS.items():
         spans = [(start, end) for reading, start, end in sequences if reading == name]
-        if not spans:
-            continue
-        rest, last = [], 0
-        for start, end in spans:
-            rest.append(text[last:start])
-            last = end
-        rest.append(text[last:])
-        if letters.search("".join(rest)) is None:
+        if spans and letters.search(_outside(text, spans)) is None:
             lone.add(name)
     return lone
+
+
+def _outside(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """*text* without its *spans*, ``(start, end)`` sorted by start."""
+    rest, last = [], 0
+    for start, end in spans:
+        rest.append(text[last:start])
+        last = max(last, end)
+    rest.append(text[last:])
+    return "".join(rest)
 
 
 def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
@@ -1377,12 +1318,8 @@ def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
     lone: set[int] = set()
     for name in {sequences[i][0] for i in latin}:
         mine = [i for i in latin if sequences[i][0] == name]
-        rest, last = [], 0
-        for start, end in sorted((sequences[i][1], sequences[i][2]) for i in mine):
-            rest.append(text[last:start])
-            last = max(last, end)
-        rest.append(text[last:])
-        outside = {_script_of(c) for c in set("".join(rest)) if c > "\x7f" and c.isalpha()}
+        rest = _outside(text, sorted((sequences[i][1], sequences[i][2]) for i in mine))
+        outside = {script_of(c) for c in set(rest) if c > "\x7f" and c.isalpha()}
         if not outside or "LATIN" in outside:
             continue
         if all(_reads_as(text[sequences[i][1] : sequences[i][2]], name, outside) for i in mine):
@@ -1398,18 +1335,12 @@ def _reads_as(sequence: str, name: str, scripts: set[str]) -> bool:
     except (UnicodeEncodeError, UnicodeDecodeError):
         return False
     letters = [c for c in decoded if c.isalpha()]
-    return bool(letters) and all(_script_of(c) in scripts for c in letters)
+    return bool(letters) and all(script_of(c) in scripts for c in letters)
 
 
-def _script_of(c: str) -> str:
-    """The first word of a letter's name: its script ("LATIN", "CYRILLIC", "ARABIC")."""
-    return unicodedata.name(c, " ").split(" ", 1)[0]
-
-
-def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[int]) -> None:
-    """Make decisive every sequence of a run of :data:`MIN_RUN` or more back-to-back
-    sequences of one reading that holds a weak one, or Cyrillic letters of two language
-    groups (*sequences* sorted by reading and start)."""
+def _runs(sequences: list[tuple[str, int, int]]) -> Iterator[tuple[int, int]]:
+    """``(i, j)`` of each run ``sequences[i:j]`` of :data:`MIN_RUN` or more back-to-back
+    sequences of one reading (*sequences* sorted by reading and start)."""
     i = 0
     while i < len(sequences):
         j = i + 1
@@ -1420,10 +1351,15 @@ def _weigh_runs(text: str, sequences: list[tuple[str, int, int]], weights: list[
         ):
             j += 1
         if j - i >= MIN_RUN:
-            run = text[sequences[i][1] : sequences[j - 1][2]]
-            if WEAK in weights[i:j] or _mixed_alphabets(run):
-                weights[i:j] = [DECISIVE] * (j - i)
+            yield i, j
         i = j
+
+
+def _make_decisive(weights: list[int], rules: list[str], which: Iterable[int], rule: str) -> None:
+    """Make the sequences *which* decisive, by *rule* for those that were not."""
+    for i in which:
+        if weights[i] != DECISIVE:
+            weights[i], rules[i] = DECISIVE, rule
 
 
 def evidence(
@@ -1431,17 +1367,10 @@ def evidence(
     names: Collection[str] = UTF8_READINGS,
     marks: Marks | None = None,
     *,
-    until: Callable[[Evidence], bool] | None = None,
     by_reading: dict[str, Evidence] | None = None,
-    weighed: list[tuple[str, int, int, int]] | None = None,
 ) -> Evidence:
     """The evidence of UTF-8 read as one of *names* in *text*: each reading counted
-    apart, the best kept (and every reading's count in *by_reading*, when given, unless
-    stopped early; every sequence as ``(reading, start, end, weight)`` in *weighed*, when
-    given, sorted by reading and start). With *until*, stop as soon as one reading's count
-    satisfies it (the rules of whole runs and fields are then not needed)."""
-    # Only the readings with a sequence are counted: the others' count is empty.
-    found: dict[str, Evidence] = {}
+    apart, the best kept (and every reading's count in *by_reading*, when given)."""
     sequences: list[tuple[str, int, int]] = []
     weights: list[int] = []
     rules: list[str] = []
@@ -1450,13 +1379,6 @@ def evidence(
         sequences.append((name, start, end))
         weights.append(weight)
         rules.append(rule)
-        if until is not None and weight != NONE:
-            count = found.get(name)
-            if count is None:
-                count = found[name] = Evidence()
-            count.note(weight, rule, text[start:end])
-            if until(count):
-                return count
     if not sequences:
         if by_reading is not None:
             by_reading.update((name, Evidence()) for name in names)
@@ -1466,23 +1388,20 @@ def evidence(
     weights = [weights[i] for i in order]
     rules = [rules[i] for i in order]
     lone = _lone_scripts(text, sequences)
-    before = list(weights)
-    weights = [DECISIVE if s[0] in lone else w for s, w in zip(sequences, weights, strict=True)]
-    rules = [
-        LONE_SCRIPT_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
+    _make_decisive(
+        weights, rules, [i for i, s in enumerate(sequences) if s[0] in lone], LONE_SCRIPT_RULE
+    )
+    _make_decisive(weights, rules, _lone_latin(text, sequences), LONE_LATIN_RULE)
+    # A run that holds a weak sequence, or Cyrillic letters of two language groups.
+    runs = [
+        k
+        for i, j in _runs(sequences)
+        if WEAK in weights[i:j] or _mixed_alphabets(text[sequences[i][1] : sequences[j - 1][2]])
+        for k in range(i, j)
     ]
-    before = list(weights)
-    for i in _lone_latin(text, sequences):
-        weights[i] = DECISIVE
-    rules = [
-        LONE_LATIN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)
-    ]
-    before = list(weights)
-    _weigh_runs(text, sequences, weights)
-    rules = [RUN_RULE if w != b else r for w, b, r in zip(weights, before, rules, strict=True)]
-    if weighed is not None:
-        weighed.extend((*s, w) for s, w in zip(sequences, weights, strict=True))
-    found = {}
+    _make_decisive(weights, rules, runs, RUN_RULE)
+    # Only the readings with a sequence are counted: the others' count is empty.
+    found: dict[str, Evidence] = {}
     for (name, start, end), weight, rule in zip(sequences, weights, rules, strict=True):
         count = found.get(name)
         if count is None:
@@ -1494,7 +1413,7 @@ def evidence(
     return max(counted, key=lambda e: (e.decisive, e.weak), default=Evidence())
 
 
-_CP437_SEQUENCE = re.compile(sequence_pattern(high_half(CP437), one=True))
+_CP437_SEQUENCE = re.compile(sequence_pattern(high_half(CP437)))
 
 
 def cp437_sequences(text: str, marks: Marks) -> list[tuple[int, int]]:
@@ -1518,19 +1437,17 @@ def cp437_evidence(text: str, marks: Marks) -> Evidence:
     :data:`MIN_RUN` or more back to back that holds a character other than box drawing
     made decisive (:data:`RUN_RULE`: "╫⌐╫£" is "של"; line art's runs are box drawing
     only)."""
-    spans = cp437_sequences(text, marks)
-    weights = [weigh_rule(text, start, end, CP437) for start, end in spans]
-    i = 0
-    while i < len(spans):
-        j = i + 1
-        while j < len(spans) and spans[j][0] == spans[j - 1][1]:
-            j += 1
-        if j - i >= MIN_RUN and not _BOX.issuperset(text[spans[i][0] : spans[j - 1][1]]):
-            for k in range(i, j):
-                if weights[k][0] != DECISIVE:
-                    weights[k] = (DECISIVE, RUN_RULE)
-        i = j
+    spans = [(CP437, start, end) for start, end in cp437_sequences(text, marks)]
+    weighed = [weigh_rule(text, start, end, CP437) for _, start, end in spans]
+    weights, rules = [w for w, _ in weighed], [r for _, r in weighed]
+    runs = [
+        k
+        for i, j in _runs(spans)
+        if not _BOX.issuperset(text[spans[i][1] : spans[j - 1][2]])
+        for k in range(i, j)
+    ]
+    _make_decisive(weights, rules, runs, RUN_RULE)
     found = Evidence()
-    for (start, end), (weight, rule) in zip(spans, weights, strict=True):
+    for (_, start, end), weight, rule in zip(spans, weights, rules, strict=True):
         found.note(weight, rule, text[start:end])
     return found

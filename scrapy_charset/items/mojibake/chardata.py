@@ -9,6 +9,7 @@ C1 controls) is the table to invert, not Python's ``cp1252``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
@@ -16,18 +17,16 @@ from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
-    "C1_PUNCTUATION_RULE",
     "KINDS",
     "LEGACY_KINDS",
     "SAFE_KINDS",
-    "SAFE_RULES",
     "Finding",
     "MojibakeKind",
     "decode_reading",
     "encode_reading",
-    "encode_windows_1251",
     "encode_windows_1252",
     "high_half",
+    "script_of",
     "utf8_of",
 ]
 
@@ -71,41 +70,29 @@ SAFE_KINDS = frozenset(
         MojibakeKind.UTF8_AS_OTHER,
     }
 )
-#: Repairs that choose an encoding: only on request, unless a rule of
-#: :data:`SAFE_RULES` found the evidence.
+#: Repairs that choose an encoding: only on request, but for C1 controls that are all
+#: punctuation in windows-1252, which are read so by default.
 LEGACY_KINDS = frozenset(KINDS) - SAFE_KINDS
-#: The rule under which C1 controls are read as windows-1252 by default
-#: (:func:`.fixes.c1_punctuation`).
-C1_PUNCTUATION_RULE = "c1-punctuation"
-#: Rules whose evidence makes a repair of a kind of :data:`LEGACY_KINDS` one applied by
-#: default.
-SAFE_RULES = frozenset({C1_PUNCTUATION_RULE})
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One kind of mojibake found in a text, and its repair when one exists."""
+    """A legacy reading of a text (:mod:`.legacy`): its kind, and its repair (None when no
+    reading is told apart from the others) in the encoding it chose."""
 
     kind: MojibakeKind
     repaired: str | None
-    lossy: bool = False
     encoding: str | None = None
-    #: False when the repair is a reading without the evidence a default repair needs.
-    sure: bool = True
-    #: The rule that found the damage (a name of :data:`.badness.RULES`, of
-    #: :data:`.fixes.A0_RULES` for a no-break space restored, or of the reading that
-    #: guesses), and the characters it fired on.
+    #: The rule that found the damage, and the characters it fired on: the legacy
+    #: readings name none, and the item checks then report ``legacy-reading``.
     rule: str | None = None
     evidence: str | None = None
-    #: The row of :data:`scrapy_charset.items.mojibake.FIXERS` that found it.
-    fixer: str | None = None
 
 
 # --- Single-byte tables ---------------------------------------------------------------------
 
-#: Bytes 0x80-0xFF of the browser's windows-1252 and windows-1251.
+#: Bytes 0x80-0xFF of the browser's windows-1252.
 WINDOWS_1252_HIGH = HIGH_HALVES["windows-1252"]
-WINDOWS_1251_HIGH = HIGH_HALVES["windows-1251"]
 
 #: Single-byte encodings whose reading of UTF-8 bytes is looked for: windows-1252 (which
 #: covers latin-1 and windows-1254's letters), windows-1251, and the others ftfy can undo.
@@ -134,6 +121,12 @@ def high_half(name: str) -> str:
     """Bytes 0x80-0xFF of the single-byte encoding *name* (the Encoding Standard's
     table, or :data:`CP437_HIGH`)."""
     return CP437_HIGH if name == CP437 else HIGH_HALVES[name]
+
+
+def script_of(c: str) -> str:
+    """The first word of *c*'s Unicode name: its script, for the letters and signs of one
+    ("LATIN", "CYRILLIC", "ARABIC"); "" for a character without a name."""
+    return unicodedata.name(c, "").split(" ", 1)[0]
 
 
 def encode_reading(text: str, name: str) -> bytes | None:
@@ -165,14 +158,9 @@ def utf8_of(text: str, name: str) -> str | None:
         return None
 
 
-#: The readings of kind ``utf8-as-other``.
-OTHER_READINGS = tuple(n for n in UTF8_READINGS if n not in ("windows-1252", "windows-1251"))
-
 _TO_LATIN1 = str.maketrans(
     {c: chr(0x80 + i) for i, c in enumerate(WINDOWS_1252_HIGH[:0x20]) if ord(c) > 0xFF}
 )
-FROM_LATIN1 = str.maketrans({v: k for k, v in _TO_LATIN1.items()})
-_TO_1251 = str.maketrans({c: chr(0x80 + i) for i, c in enumerate(WINDOWS_1251_HIGH)})
 
 
 def encode_windows_1252(text: str) -> bytes | None:
@@ -190,14 +178,6 @@ def encode_windows_1252(text: str) -> bytes | None:
         return None
 
 
-def encode_windows_1251(text: str) -> bytes | None:
-    """The bytes a browser's windows-1251 decoder read as *text*, or None."""
-    try:
-        return text.translate(_TO_1251).encode("latin-1")
-    except UnicodeEncodeError:
-        return None
-
-
 def chars(table: str, low: int, high: int) -> str:
     """The characters of bytes *low* to *high* in a high-half *table*, for a regex class."""
     found = (table[b - 0x80] for b in range(low, high + 1) if b >= 0x80)
@@ -209,25 +189,15 @@ def chars(table: str, low: int, high: int) -> str:
 UTF8_LEADS = ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
 
 
-def sequence_pattern(table: str, extra_cont: str = "", *, one: bool = False) -> str:
-    """UTF-8 byte sequences as a single-byte decoder shows them, one or more in a row."""
+def sequence_pattern(table: str, extra_cont: str = "") -> str:
+    """One UTF-8 byte sequence as a single-byte decoder shows it."""
     cont = chars(table, 0x80, 0xBF) + extra_cont
-    sequence = "(?:{})".format(
+    return "(?:{})".format(
         "|".join(
             f"[{chars(table, low, high)}][{cont}]" + (f"{{{size}}}" if size > 1 else "")
             for low, high, size in UTF8_LEADS
         )
     )
-    return sequence if one else sequence + "+"
-
-
-def lost_sequence_pattern(table: str, extra_cont: str = "") -> str:
-    """A UTF-8 sequence as a single-byte decoder shows it whose next byte became U+FFFD:
-    a lead and the continuation bytes before the lost one (ftfy's
-    ``replace_lossy_sequences`` keeps one U+FFFD for it)."""
-    cont = chars(table, 0x80, 0xBF) + extra_cont
-    two, three, four = (chars(table, low, high) for low, high, _ in UTF8_LEADS)
-    return f"(?:[{two}]|[{three}][{cont}]?|[{four}][{cont}]{{0,2}})\ufffd"
 
 
 #: windows-1252 as latin-1 shows it too: the C1 controls stand for its continuation bytes.

@@ -30,6 +30,7 @@ from scrapy_charset.items.mojibake.chardata import (
     decode_reading,
     encode_reading,
     high_half,
+    script_of,
 )
 
 __all__ = ["ROWS", "Row", "in_place", "whole"]
@@ -122,11 +123,6 @@ _COMMON = re.compile(
 _GREEK = re.compile("[\u00a0-\u00ff\u0370-\u03ff\u1f00-\u1fff]")
 
 
-def _script(c: str) -> str:
-    """The first word of *c*'s Unicode name: its script, for the letters and signs of one."""
-    return unicodedata.name(c, "").split(" ", 1)[0]
-
-
 def _decodes_as_damage(decoded: str, reading: str) -> bool:
     """Each character *decoded* brings in (its non-ASCII ones, the bytes it could not
     read aside) is one that text damaged so held: a letter or a mark of any script, a
@@ -139,19 +135,11 @@ def _decodes_as_damage(decoded: str, reading: str) -> bool:
     new = [c for c in decoded if c > "\x7f" and not "\udc80" <= c <= "\udcff"]
     if reading == "windows-1253":
         return all(_GREEK.match(c) or _COMMON.match(c) for c in new)
-    scripts = {_script(c) for c in new if unicodedata.category(c)[0] in "LM"}
+    scripts = {script_of(c) for c in new if unicodedata.category(c)[0] in "LM"}
     return all(
-        unicodedata.category(c)[0] in "LM" or _COMMON.match(c) or _script(c) in scripts for c in new
+        unicodedata.category(c)[0] in "LM" or _COMMON.match(c) or script_of(c) in scripts
+        for c in new
     )
-    for c in decoded:
-        if c <= "\x7f" or "\udc80" <= c <= "\udcff":
-            continue
-        if reading == "windows-1253":
-            if not _GREEK.match(c) and not _COMMON.match(c):
-                return False
-        elif unicodedata.category(c)[0] not in "LMP" and not _COMMON.match(c):
-            return False
-    return True
 
 
 #: The readings whose characters are common text on their own.

@@ -50,8 +50,6 @@ from scrapy_charset.whatwg.strict import decode_strict
 
 __all__ = ["legacy_as_windows_1252"]
 
-LEGACY_AS_WINDOWS_1252 = MojibakeKind.LEGACY_AS_WINDOWS_1252
-
 
 def _is_han(c: str) -> bool:
     return "\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" or "\uf900" <= c <= "\ufaff"
@@ -102,16 +100,11 @@ _CYRILLIC = (("windows-1251", "cp1251"), ("KOI8-U", "koi8_u"), ("IBM866", "cp866
 _CYRILLIC_NAMES = frozenset(name for name, _ in _CYRILLIC)
 
 
-def _flanked_by_ascii_letters(text: str, start: int, end: int) -> bool:
+def _ascii_letters_around(text: str, start: int, end: int) -> tuple[bool, bool]:
+    """Whether an ASCII letter is right before ``text[start:end]``, and right after."""
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return before.isascii() and before.isalpha() and after.isascii() and after.isalpha()
-
-
-def _next_to_ascii_letter(text: str, start: int, end: int) -> bool:
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha())
+    return before.isascii() and before.isalpha(), after.isascii() and after.isalpha()
 
 
 def _plausible_cjk(decoded: str, encoding: str, consumed: bool) -> bool:
@@ -119,11 +112,8 @@ def _plausible_cjk(decoded: str, encoding: str, consumed: bool) -> bool:
     ("Ámárico" is not Big5, though "Ám" and "ár" are valid Big5 pairs)."""
     han = 0
     for run in re.finditer(r"[^\x00-\x7f]+", decoded):
-        if _flanked_by_ascii_letters(decoded, run.start(), run.end()):
-            return False
-        if (consumed or len(run.group()) < 2) and _next_to_ascii_letter(
-            decoded, run.start(), run.end()
-        ):
+        before, after = _ascii_letters_around(decoded, run.start(), run.end())
+        if (before and after) or ((consumed or len(run.group()) < 2) and (before or after)):
             return False
         for c in run.group():
             if not _cjk_ok(c, encoding):
@@ -274,7 +264,8 @@ def legacy_as_windows_1252(text: str) -> Finding | None:
     candidates = _cjk_readings(text, raw) + _cyrillic_readings(text, raw)
     if not candidates:
         return None
-    return _choose(raw, candidates)
+    name, decoded = _choose(raw, candidates) or (None, None)
+    return Finding(MojibakeKind.LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
 
 
 #: Characters of a long text whose bytes are tried first (see :func:`_no_reading`).
@@ -360,8 +351,9 @@ def _cyrillic_readings(text: str, raw: bytes) -> list[tuple[str, str]]:
     return candidates
 
 
-def _choose(raw: bytes, candidates: list[tuple[str, str]]) -> Finding:
-    """One reading among plausible ones, or a finding without a repair.
+def _choose(raw: bytes, candidates: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """One reading among plausible ones, ``(encoding, text)``, or None when none is told
+    apart from the others.
 
     A frequency-based detector (Firefox's chardetng) is right on long text; on short
     text, prefer the reading made of the encoding's frequent characters (GB2312 and Big5
@@ -369,27 +361,24 @@ def _choose(raw: bytes, candidates: list[tuple[str, str]]) -> Finding:
     only to break a tie.
     """
     if len(candidates) == 1:
-        name, decoded = candidates[0]
-        return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
+        return candidates[0]
     guess = _chardetng_guess(raw)
     if guess == "gb18030":
         guess = "GBK"
     by_name = dict(candidates)
     if guess is not None and len(raw) >= _LONG and guess in by_name:
-        return Finding(LEGACY_AS_WINDOWS_1252, by_name[guess], encoding=guess)
+        return guess, by_name[guess]
     scores = [_commonness(decoded, name) for name, decoded in candidates]
     best_score = max(scores)
     candidates = [c for c, score in zip(candidates, scores, strict=True) if score == best_score]
     if len(candidates) == 1:
-        name, decoded = candidates[0]
-        return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
+        return candidates[0]
     for name, decoded in candidates:
         if name == guess:
-            return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
+            return name, decoded
     if all(name in _CYRILLIC_NAMES for name, _ in candidates):
-        name, decoded = candidates[0]  # the most used first: windows-1251, KOI8-U, IBM866
-        return Finding(LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
-    return Finding(LEGACY_AS_WINDOWS_1252, None)
+        return candidates[0]  # the most used first: windows-1251, KOI8-U, IBM866
+    return None
 
 
 # Frequent-character ranges of each legacy double-byte encoding, as (first, last) byte

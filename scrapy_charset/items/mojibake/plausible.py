@@ -32,8 +32,8 @@ from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 __all__ = [
     "CASES",
     "CASE_BREAK",
-    "EVERY_ALPHABET",
     "NOT_TEXT",
+    "NOT_TEXT_CATEGORIES",
     "NO_COMMON_ALPHABET",
     "SYMBOL_IN_WORD",
     "UNATTESTED",
@@ -55,8 +55,6 @@ NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
 _MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
 #: Every alphabet: what a character that is no letter is compatible with.
 _ANY = (1 << 4096) - 1
-#: :func:`alphabets` of a character that is no letter.
-EVERY_ALPHABET = _ANY
 
 
 @functools.lru_cache(maxsize=8192)
@@ -77,12 +75,8 @@ def alphabets(c: str) -> int:
     for name, first, last in BY_SCRIPT:
         if first <= code <= last:
             return SCRIPT_GROUPS[name]
-    return 0 if _letter_like(c) else _ANY
-
-
-def _letter_like(c: str) -> bool:
     category = unicodedata.category(c)
-    return category[0] in "LM" or category == "Sk"
+    return 0 if category[0] in "LM" or category == "Sk" else _ANY
 
 
 def unattested(c: str) -> bool:
@@ -98,8 +92,6 @@ _JOINERS = frozenset("'’ʼ-‐·׳״")
 _SYMBOL_LETTERS = frozenset("ªº")
 
 
-# The character tests below are asked of each character of each layer: remembered.
-@functools.lru_cache(maxsize=8192)
 def _is_letter(c: str) -> bool:
     return unicodedata.category(c)[0] in "LM" and c not in _SYMBOL_LETTERS
 
@@ -114,11 +106,9 @@ _READING_PUNCTUATION = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=8192)
 def _is_symbol(c: str) -> bool:
     """A symbol, a control, a superscript or fraction, or a reading's punctuation: no
-    part of a word (ASCII
-    punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
+    part of a word (ASCII punctuation and the joiners are: "U.S.A.", "e-mail", "l’eau")."""
     category = unicodedata.category(c)
     if category[0] == "P":
         return c in _READING_PUNCTUATION
@@ -126,8 +116,8 @@ def _is_symbol(c: str) -> bool:
     return category[0] in "SC" or category == "No" or c in _SYMBOL_LETTERS
 
 
-#: Controls, unassigned and private-use characters: no text holds them.
-_NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
+#: The categories of what is not text: controls, unassigned, private use, surrogates.
+NOT_TEXT_CATEGORIES = frozenset({"Cc", "Cn", "Co", "Cs"})
 
 
 def _script_and_letters(word: str) -> bool:
@@ -142,18 +132,6 @@ def _script_and_letters(word: str) -> bool:
 _SYMBOL_NAME = re.compile(
     "[A-Za-z]*[A-Z][A-Za-z]*[α-ω][A-Za-z]*|[A-Za-z]*[α-ω][A-Za-z]*[A-Z][A-Za-z]*"
 )
-
-
-def _symbol_name(word: str) -> bool:
-    """*word* is a scientific name with one Greek letter (:data:`_SYMBOL_NAME`)."""
-    return _SYMBOL_NAME.fullmatch(word) is not None
-
-
-# One answer per character: a field's tokens are judged once per layer.
-@functools.lru_cache(maxsize=8192)
-def _by_script(c: str) -> bool:
-    code = ord(c)
-    return any(first <= code <= last for _name, first, last in BY_SCRIPT)
 
 
 def events(text: str) -> list[str]:
@@ -173,7 +151,7 @@ class _Classes(dict[int, str]):
         c = chr(code)
         if _is_letter(c):
             mapped = "a"
-        elif c not in "\t\n\r" and unicodedata.category(c) in _NOT_TEXT:
+        elif c not in "\t\n\r" and unicodedata.category(c) in NOT_TEXT_CATEGORIES:
             mapped = "n"
         else:
             mapped = "s" if _is_symbol(c) else "."
@@ -201,10 +179,12 @@ class _WordMasks(dict[str, int]):
 
 
 class _ByScript(dict[int, str]):
-    """``str.translate``'s table of :func:`_by_script`: ``1`` or ``0``."""
+    """``str.translate``'s table of whether a character is in a block that counts by its
+    script (:data:`BY_SCRIPT`): ``1`` or ``0``, filled as characters come."""
 
     def __missing__(self, code: int) -> str:
-        mapped = self[code] = "1" if _by_script(chr(code)) else "0"
+        inside = any(first <= code <= last for _name, first, last in BY_SCRIPT)
+        mapped = self[code] = "1" if inside else "0"
         return mapped
 
 
@@ -238,7 +218,7 @@ def _events(text: str) -> tuple[str, ...]:
         start, end = word_match.span()
         word = text[start:end]
         mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
-        if (not mask and not _symbol_name(word)) or _script_and_letters(word):
+        if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
             found.append(NO_COMMON_ALPHABET)
         found += [CASE_BREAK] * cases.count("lu", start, end)
     found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
@@ -263,7 +243,6 @@ def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | N
     if repaired == damaged:
         return None
     after = _events(repaired)
-    weight = sum(WEIGHTS.get(n, 1) for n in after)
-    if (not after and not strict) or weight < badness(damaged):
+    if (not after and not strict) or badness(repaired) < badness(damaged):
         return None
     return after[0] if after else NOT_LESS_IMPLAUSIBLE

@@ -22,8 +22,8 @@ import re
 import unicodedata
 
 from scrapy_charset.items.mojibake import _bigrams
-from scrapy_charset.items.mojibake.chardata import encode_reading
-from scrapy_charset.items.mojibake.plausible import CASES
+from scrapy_charset.items.mojibake.chardata import utf8_of
+from scrapy_charset.items.mojibake.plausible import CASES, NOT_TEXT_CATEGORIES
 
 __all__ = ["MARGIN", "PRIORS", "decoded", "score", "symbol"]
 
@@ -142,16 +142,12 @@ def _case_breaks(text: str) -> int:
     return cases.count("lu") + cases.count("uul")
 
 
-#: The categories of what is not text: controls, unassigned, private use, surrogates.
-NOT_TEXT = frozenset({"Cc", "Cn", "Co", "Cs"})
-
-
 class _NotText(dict[str, bool]):
     """Whether a character above ASCII is a control, unassigned, private or a surrogate
     (ASCII is never counted), filled as characters come."""
 
     def __missing__(self, c: str) -> bool:
-        found = self[c] = c > "\x7f" and unicodedata.category(c) in NOT_TEXT
+        found = self[c] = c > "\x7f" and unicodedata.category(c) in NOT_TEXT_CATEGORIES
         return found
 
 
@@ -159,22 +155,10 @@ NOT_TEXT_ABOVE_ASCII = _NotText()
 
 
 @functools.lru_cache(maxsize=16384)
-def _decoded(sequence: str, name: str) -> str | None:
-    """The UTF-8 sequence *sequence* (as *name* shows it) decoded, or None when it is not
-    one or decodes to a character that is not text."""
-    raw = encode_reading(sequence, name)
-    if raw is None:
-        return None
-    try:
-        decoded = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if any(map(NOT_TEXT_ABOVE_ASCII.__getitem__, decoded)):
-        return None
-    return decoded
-
-
 def decoded(sequence: str, name: str) -> str | None:
     """The character(s) of one UTF-8 sequence *sequence* as *name* shows it, or None when
     it is not one or decodes to a character that is not text."""
-    return _decoded(sequence, name)
+    found = utf8_of(sequence, name)
+    if found is None or any(map(NOT_TEXT_ABOVE_ASCII.__getitem__, found)):
+        return None
+    return found

@@ -29,11 +29,10 @@ from collections.abc import Collection
 from ftfy.badness import badness as ftfy_badness
 
 from scrapy_charset.items.mojibake import siblings
-from scrapy_charset.items.mojibake.plausible import implausible
+from scrapy_charset.items.mojibake.plausible import NOT_TEXT, NOT_TEXT_CATEGORIES, implausible
 
 __all__ = ["BADNESS_RISES", "NOT_TEXT", "judge", "likeliest"]
 
-NOT_TEXT = "not-text"
 BADNESS_RISES = "badness-rises"
 AMBIGUOUS = "ambiguous"
 
@@ -55,7 +54,7 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
     if not plausible:
         return None
     # What the repair kept is not its doing: U+FFFD, and controls the text held already.
-    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in siblings.NOT_TEXT}
+    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in NOT_TEXT_CATEGORIES}
     kept.add("\ufffd")
     table = dict.fromkeys(map(ord, kept))
     return implausible(before.translate(table), after.translate(table))
