@@ -29,10 +29,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -665,6 +666,24 @@ def _mutated(copy: Path, mutant: Mutant) -> Iterator[None]:
 
 _FIRST = re.compile(r"^(FAILED|ERROR) (\S+)", re.MULTILINE)
 
+#: The pytest runs under way, ended when the mutation run is interrupted (each runs in its
+#: own session, so an interrupt at the terminal does not reach it).
+_RUNNING: set[subprocess.Popen[str]] = set()
+_RUNNING_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def _stop_all() -> None:
+    _STOPPING.set()
+    with _RUNNING_LOCK:
+        for process in _RUNNING:
+            _kill(process)
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
 
 def _pytest(copy: Path, guard: Path, tests: Sequence[str], timeout: float) -> tuple[int, str]:
     """Run pytest in *copy* on *tests* (all of ``testpaths`` when empty): its exit status
@@ -687,25 +706,32 @@ def _pytest(copy: Path, guard: Path, tests: Sequence[str], timeout: float) -> tu
         _GUARD_NAME,
         *tests,
     ]
-    process = subprocess.Popen(
-        command,
-        cwd=copy,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group: a timeout ends its children too
-    )
+    with _RUNNING_LOCK:
+        if _STOPPING.is_set():
+            raise RuntimeError("the mutation run was interrupted")
+        process = subprocess.Popen(
+            command,
+            cwd=copy,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group: a timeout ends its children too
+        )
+        _RUNNING.add(process)
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        _kill(process)
         process.communicate()
         return -1, ""
     except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
+        _kill(process)
         process.wait()
         raise
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process)
     return process.returncode, output
 
 
@@ -740,6 +766,29 @@ def run_baseline(copy: Path, guard: Path, tests: Sequence[str], timeout: float) 
     if status == 0:
         return Result(None, "passed", "", seconds)
     return Result(None, "failed", f"exit status {status}: {_first_failure(output)}", seconds)
+
+
+def _take(copies: queue.SimpleQueue[Path]) -> Path | None:
+    """A scratch copy for a mutant, or None once the run is interrupted."""
+    while not _STOPPING.is_set():
+        with suppress(queue.Empty):
+            return copies.get(timeout=0.2)
+    return None
+
+
+def _reclaim(copies: queue.SimpleQueue[Path], count: int) -> None:
+    """Wait until the workers have put every scratch copy back, original files restored,
+    however often interrupted: the scratch directory is removed after. (A worker's thread
+    is not waited for with ``join``, which an interrupt can cut short.)"""
+    held = 0
+    while held < count:
+        try:
+            copies.get(timeout=0.2)
+            held += 1
+        except queue.Empty:
+            pass
+        except KeyboardInterrupt:
+            _stop_all()
 
 
 def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
@@ -795,7 +844,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         guard.mkdir()
         (guard / f"{_GUARD_NAME}.py").write_text(_GUARD, encoding="utf-8")
         copies: queue.SimpleQueue[Path] = queue.SimpleQueue()
-        for index in range(min(args.jobs, len(mutants))):
+        count = min(args.jobs, len(mutants))
+        for index in range(count):
             copy = base / f"copy{index}"
             _copy(ROOT, names, copy)
             copies.put(copy)
@@ -810,21 +860,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
 
         def work(mutant: Mutant) -> Result:
-            copy = copies.get()
+            copy = _take(copies)
+            if copy is None:  # interrupted
+                return Result(mutant, "error", "interrupted", 0.0)
             try:
                 result = run_mutant(mutant, copy, guard, args.full, args.timeout)
             finally:
                 copies.put(copy)
-            print(
-                f"  {result.mutant.id if result.mutant else ''}: {result.status} "
-                f"({result.seconds:.0f} s)",
-                flush=True,
-            )
+            if not _STOPPING.is_set():
+                print(f"  {mutant.id}: {result.status} ({result.seconds:.0f} s)", flush=True)
             return result
 
         start = time.monotonic()
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        pool = ThreadPoolExecutor(max_workers=args.jobs)
+        try:
             results = list(pool.map(work, mutants))
+        except BaseException:  # an interrupt: no mutant left running or waiting
+            _stop_all()
+            pool.shutdown(wait=False, cancel_futures=True)
+            _reclaim(copies, count)
+            raise
+        pool.shutdown()
         elapsed = time.monotonic() - start
     rows = [["id", "status", "first failing test", "seconds"]]
     for result in results:
