@@ -180,6 +180,9 @@ LATE = [
     pytest.param(_head(b"</title >" * 200), "KOI8-R", id="after-end-tags-space-before-gt"),
     pytest.param(_head(b"</head><body>" + b"x" * 2000), None, id="after-head-end"),
     pytest.param(_head(b"<p>" + b"x" * 2000), None, id="after-body-content"),
+    # A start tag the head does not keep ends it, with no text after it ("in head": "anything
+    # else" pops the head).
+    pytest.param(_head(b'<img src="a.png">' * 200), None, id="after-body-start-tag"),
     pytest.param(_head(b"text " * 400), None, id="after-text"),
     pytest.param(_head(b" " * 70000), None, id="past-head-limit"),
 ]

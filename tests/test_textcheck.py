@@ -130,6 +130,15 @@ CASES = [
         False,
         id="once-and-twice",
     ),
+    # An emoji as two UTF-8-encoded surrogates (CESU-8: Java's modified UTF-8, MySQL's old
+    # "utf8"), read as windows-1252: ftfy's "utf-8-variants" decode undoes it.
+    pytest.param(
+        windows_1252("Great \ud83d\ude00 day".encode("utf-8", "surrogatepass")),
+        U8_1252,
+        "Great \U0001f600 day",
+        False,
+        id="cesu8-emoji-as-1252",
+    ),
     # UTF-8 read as Shift_JIS: detected; repaired only on request (see LEGACY_CASES).
     pytest.param(
         misread("Café", "utf-8", "shift_jis"),
@@ -183,6 +192,9 @@ CONTROLS = [
     pytest.param("NÃO É POSSÍVEL", id="portuguese-capital-a-tilde"),
     pytest.param("MAÇÃ VERDE", id="portuguese-a-tilde-space"),
     pytest.param("Â l'époque, Âge d'or", id="french-a-circumflex"),
+    # Its windows-1251 reading is a Cyrillic word ("За") shorter than
+    # legacy.MIN_CYRILLIC_WORD: no evidence of a legacy encoding.
+    pytest.param("Çà", id="french-two-letters-as-cyrillic"),
     pytest.param("São Tomé e Príncipe", id="portuguese"),
     pytest.param("¥1,200～¥3,400", id="fullwidth-tilde-price-range"),
     pytest.param("価格～100円", id="japanese-price"),
@@ -371,6 +383,9 @@ def test_real_text_legacy_repair(fields: list[Field]) -> None:
 EVIDENCE_CONTROLS = [
     pytest.param("NESTLÉ®", id="capital-then-symbol-in-a-brand"),
     pytest.param("NESTLÉ® NESCAFÉ®", id="two-brands"),
+    # Two weak sequences in one token (text nodes joined without a space): still fewer
+    # than MIN_WEAK.
+    pytest.param("NESTLÉ®NESCAFÉ®", id="two-brands-joined"),
     pytest.param("ВІКІ", id="ukrainian-capitals-1251-pairs"),
     pytest.param("Уряд схвалив дії міністерства; ці дії тривають.", id="ukrainian-sentence"),
     pytest.param("дії, дії", id="ukrainian-1251-triples-twice"),
@@ -387,6 +402,23 @@ EVIDENCE_CONTROLS = [
 @pytest.mark.parametrize("value", EVIDENCE_CONTROLS)
 def test_legitimate_text_needs_evidence(value: str) -> None:
     assert inspect_text(value) == TextReport()
+
+
+# Mojibake whose repair the verifier (items/mojibake/verify.py) turns down: (value, the
+# check that does).
+TURNED_DOWN = [
+    # The repair brings in a private-use character the text did not hold (in place of two
+    # C1 controls, which the plausibility check weighs the same).
+    pytest.param(
+        misread("Prix: 5\ue001", "utf-8", "latin-1"), "not-text", id="not-text-private-use"
+    ),
+]
+
+
+@pytest.mark.parametrize(("value", "verdict"), TURNED_DOWN)
+def test_the_verifier_turns_the_repair_down(value: str, verdict: str) -> None:
+    report = inspect_text(value)
+    assert (report.mojibake, report.repaired, report.verdict) == (U8_1252, None, verdict)
 
 
 ONE_SEQUENCE = (
