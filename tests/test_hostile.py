@@ -40,6 +40,7 @@ from scrapy_charset.sniffing.transport import (
     split_header_values,
 )
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, LABELS
+from tests.table import assert_table, product
 
 MB = 1024 * 1024
 
@@ -134,18 +135,28 @@ HEADERS: dict[str, str | None] = {
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("header", list(HEADERS.values()), ids=list(HEADERS))
-@pytest.mark.parametrize("body", list(SMALL_BODIES.values()), ids=list(SMALL_BODIES))
-def test_small_hostile_bodies(body: bytes, header: str | None, kind: Any) -> None:
+#: The response kinds, by name (each its own id in the tables below).
+KIND_TABLE: dict[str, Any] = {kind: kind for kind in KINDS}
+
+
+def _small_hostile_body(body: bytes, header: str | None, kind: Any) -> None:
     decision = sniff(body, header, "http://example.com/", kind=kind)
     check_decision(body, decision)
 
 
-@pytest.mark.parametrize("encoding", ENCODING_NAMES)
-@pytest.mark.parametrize("body", list(SMALL_BODIES.values()), ids=list(SMALL_BODIES))
-def test_every_encoding_decodes_without_smuggling(body: bytes, encoding: str) -> None:
+def test_small_hostile_bodies() -> None:
+    # Every body by header by kind, each case by its id ("lt-koi8-r-xml").
+    assert_table(product(SMALL_BODIES, HEADERS, KIND_TABLE), _small_hostile_body)
+
+
+def _decodes_without_smuggling(body: bytes, encoding: str) -> None:
     assert_safe(body, encoding, decode(body, encoding))
+
+
+def test_every_encoding_decodes_without_smuggling() -> None:
+    # Every body by every Encoding Standard encoding ("lt-Shift_JIS").
+    encodings = {name: name for name in ENCODING_NAMES}
+    assert_table(product(SMALL_BODIES, encodings), _decodes_without_smuggling)
 
 
 @pytest.mark.timeout(120)
@@ -243,8 +254,7 @@ def test_python_only_labels_cover_the_notorious() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("label", PYTHON_ONLY_LABELS)
-def test_python_only_label_is_refused_everywhere(label: str) -> None:
+def _refused_everywhere(label: str) -> None:
     assert lookup(label) is None
     with pytest.raises(LookupError):
         decode(SMUGGLING, label)
@@ -267,6 +277,11 @@ def test_python_only_label_is_refused_everywhere(label: str) -> None:
     decision = sniff(xml, kind="xml")
     assert decision.source is not Source.XML_DECLARATION
     check_decision(xml, decision)
+
+
+def test_python_only_label_is_refused_everywhere() -> None:
+    # Every Python-only label, each case by the label.
+    assert_table({label: (label,) for label in PYTHON_ONLY_LABELS}, _refused_everywhere)
 
 
 #: Labels with NUL, non-ASCII, quotes and spaces, and what "get an encoding" gives.
@@ -743,13 +758,7 @@ def _through_middleware(
     return text, None if decided is None else decided["encoding"]
 
 
-MIDDLEWARE_BODIES = [pytest.param(body, id=name) for name, body in SMALL_BODIES.items()]
-
-
-@pytest.mark.parametrize("cls_name", RESPONSE_CLASSES)
-@pytest.mark.parametrize("header", list(HEADERS.values()), ids=list(HEADERS))
-@pytest.mark.parametrize("body", MIDDLEWARE_BODIES)
-def test_middleware_small_hostile_bodies(body: bytes, header: str | None, cls_name: str) -> None:
+def _middleware_small_hostile_body(body: bytes, header: str | None, cls_name: str) -> None:
     headers = {} if header is None else {"Content-Type": header}
     text, encoding = _through_middleware(body, headers, cls_name)
     if encoding is None:
@@ -757,6 +766,12 @@ def test_middleware_small_hostile_bodies(body: bytes, header: str | None, cls_na
         return
     assert text == decode(body, encoding)
     assert_safe(body, encoding, text)
+
+
+def test_middleware_small_hostile_bodies() -> None:
+    # Every body by header by response class ("lt-koi8-r-XmlResponse").
+    classes = {name: name for name in RESPONSE_CLASSES}
+    assert_table(product(SMALL_BODIES, HEADERS, classes), _middleware_small_hostile_body)
 
 
 @pytest.mark.timeout(120)
@@ -805,8 +820,7 @@ def test_middleware_duplicate_headers(header: str, expected: str | None) -> None
         assert encoding == expected
 
 
-@pytest.mark.parametrize("label", PYTHON_ONLY_LABELS)
-def test_middleware_python_only_labels(label: str) -> None:
+def _middleware_refuses(label: str) -> None:
     for headers, body, meta in (
         ({"Content-Type": f"text/html; charset={label}"}, SMUGGLING, None),
         ({}, b'<meta charset="' + label.encode() + b'">' + SMUGGLING, None),
@@ -816,6 +830,11 @@ def test_middleware_python_only_labels(label: str) -> None:
         assert encoding is not None
         assert_safe(body, encoding, text)
         assert "<script>" not in text
+
+
+def test_middleware_python_only_labels() -> None:
+    # Every Python-only label as a header, a <meta> and an override, each case by the label.
+    assert_table({label: (label,) for label in PYTHON_ONLY_LABELS}, _middleware_refuses)
 
 
 # --- Deliberate differences from Scrapy's built-in decoding (README) ----------------------------
