@@ -536,9 +536,20 @@ HEADER_PIECES = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(header=HEADER_PIECES | st.text(max_size=40))
 def test_header_parser_agrees_with_the_reference(header: str) -> None:
+    _header_parser_agrees(header)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(header=HEADER_PIECES | st.text(max_size=40))
+def test_header_parser_agrees_with_the_reference_full_budget(header: str) -> None:
+    _header_parser_agrees(header)
+
+
+def _header_parser_agrees(header: str) -> None:
     assert split_header_values(header) == _reference_split(header)
     assert charset_parameter(header) == (_reference_charset(header) if header else None)
     for value in split_header_values(header):
@@ -673,9 +684,20 @@ PRESCAN_PIECES = st.lists(
 ).map(b"".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=PRESCAN_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
 def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
+    _early_stop_changes_nothing(data, prescan_bytes)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(data=PRESCAN_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_early_stop_changes_nothing_full_budget(data: bytes, prescan_bytes: int) -> None:
+    _early_stop_changes_nothing(data, prescan_bytes)
+
+
+def _early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
     import importlib
 
     module: Any = importlib.import_module("scrapy_charset.sniffing.prescan")
@@ -703,9 +725,20 @@ TAG_PIECES = st.lists(
 ).map(b"".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=TAG_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
 def test_prescan_one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
+    _one_match_tags_change_nothing(data, prescan_bytes)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(data=TAG_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_one_match_tags_change_nothing_full_budget(data: bytes, prescan_bytes: int) -> None:
+    _one_match_tags_change_nothing(data, prescan_bytes)
+
+
+def _one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
     import importlib
     import re
 
