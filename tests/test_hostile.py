@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import encodings
 import encodings.aliases
+import functools
 import importlib
 import pkgutil
 import random
@@ -754,13 +755,21 @@ def _one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
 # --- The middleware ---------------------------------------------------------------------------
 
 
-def _middleware() -> Any:
-    from scrapy.utils.misc import build_from_crawler
+@functools.cache
+def _crawler() -> Any:
     from scrapy.utils.test import get_crawler
+
+    return get_crawler(settings_dict={})
+
+
+def _middleware() -> Any:
+    """A new middleware, as a crawl with no settings builds it (the test crawler is made
+    once: building it is most of the cost of a small case)."""
+    from scrapy.utils.misc import build_from_crawler
 
     from scrapy_charset.responses.middleware import CharsetMiddleware
 
-    return build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
+    return build_from_crawler(CharsetMiddleware, _crawler())
 
 
 RESPONSE_CLASSES = ["HtmlResponse", "XmlResponse", "TextResponse", "JsonResponse"]
