@@ -59,3 +59,28 @@ def run_scrapy(
         env=env,
         check=False,
     )
+
+
+def run_compare(*args: str, timeout: float = 300) -> str:
+    """``python -m example_project.compare ARGS`` as a user runs it from the example
+    project (one crawl of the demo site per mode); its standard output."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "http_proxy", "HTTP_PROXY"}
+    }
+    outer = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+    env["PYTHONPATH"] = os.pathsep.join([str(EXAMPLE), str(REPO), *outer])
+    env["PYTHONIOENCODING"] = "utf-8"
+    result = subprocess.run(
+        [sys.executable, "-m", "example_project.compare", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        cwd=EXAMPLE,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-5000:]
+    return result.stdout

@@ -1,12 +1,14 @@
 """Every benchmark script answers ``--help`` with its usage and refuses an argument it does
-not take, without running anything (each is run as ``python -m benchmarks.<name>``, as
-the docs give it)."""
+not take, without running anything (each is run as ``python -m benchmarks.<name>`` runs
+it, as the docs give it: as ``__main__``, with its own ``sys.argv``)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,22 +31,70 @@ def _run(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: The argument checks of every script in one process, each as ``python -m`` runs it: the
+#: module executed afresh as ``__main__`` (what it imports is imported once), its
+#: ``sys.argv``, its output and its exit status captured. Prints ``{name: {argument:
+#: [status, stdout, stderr]}}``.
+_ARGUMENT_CHECKS = r"""
+import contextlib, io, json, runpy, sys, traceback, warnings
+
+found = {}
+for name in json.loads(sys.argv[1]):
+    module = f"benchmarks.{name}"
+    for argument in ("--help", "--no-such-option"):
+        # As `python -m`: the module is not imported yet (another script may have).
+        sys.modules.pop(module, None)
+        out, err = io.StringIO(), io.StringIO()
+        status = 0
+        with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+            with contextlib.redirect_stderr(err):
+                sys.argv = ["-m", argument]
+                try:
+                    runpy.run_module(module, run_name="__main__", alter_sys=True)
+                except SystemExit as exit:
+                    code = exit.code
+                    status = code if isinstance(code, int) else int(code is not None)
+                except Exception:  # a script that breaks: its traceback is its stderr
+                    status = 1
+                    traceback.print_exc()
+        found.setdefault(name, {})[argument] = [status, out.getvalue(), err.getvalue()]
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def argument_checks() -> dict[str, dict[str, list[Any]]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _ARGUMENT_CHECKS, json.dumps(SCRIPTS)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    found: dict[str, dict[str, list[Any]]] = json.loads(done.stdout)
+    return found
+
+
 def test_the_scripts_are_found() -> None:
     assert {"crawl", "items", "item_evidence", "item_cost"} <= set(SCRIPTS)
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
-def test_help_gives_the_usage(name: str) -> None:
-    done = _run(name, "--help")
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("usage: ")
+def test_help_gives_the_usage(name: str, argument_checks: dict[str, dict[str, list[Any]]]) -> None:
+    status, stdout, stderr = argument_checks[name]["--help"]
+    assert (status, stderr) == (0, "")
+    assert stdout.startswith("usage: ")
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
-def test_an_unknown_option_is_refused(name: str) -> None:
-    done = _run(name, "--no-such-option")
-    assert done.returncode == 2
-    assert "unrecognized arguments: --no-such-option" in done.stderr
+def test_an_unknown_option_is_refused(
+    name: str, argument_checks: dict[str, dict[str, list[Any]]]
+) -> None:
+    status, _, stderr = argument_checks[name]["--no-such-option"]
+    assert status == 2
+    assert "unrecognized arguments: --no-such-option" in stderr
 
 
 def test_item_cost_stages() -> None:

@@ -9,6 +9,7 @@ wrote, or, where it is not enabled, the one the test puts on the request.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -310,14 +311,37 @@ HOSTILE = [
 ]
 
 
-def test_crawl_with_hostile_strings_loses_no_item(tmp_path: Path) -> None:
+#: Strings longer than this are the sizes the pipeline must bound (a megabyte, tens of
+#: thousands of sequences): seconds of work each, in the crawl and in the expected value.
+LARGE = 10_000
+
+
+@pytest.mark.parametrize(
+    "large_everywhere",
+    [
+        # Every string in every place: a dict (nested, in a list) and each item class.
+        pytest.param(True, id="every-string-everywhere", marks=pytest.mark.slow),
+        # The same, but each large string once, as a dict's field.
+        pytest.param(False, id="large-strings-once"),
+    ],
+)
+def test_crawl_with_hostile_strings_loses_no_item(
+    large_everywhere: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fuzz import pipeline_items
     from fuzz.pipeline_items import expected_value
 
+    # The expected repair of each distinct string is worked out once: a string can be in
+    # eight places (three in a dict, one in each item class).
+    monkeypatch.setattr(pipeline_items, "_fixed", functools.cache(pipeline_items._fixed))
     nested: Any = "deep"
     for _ in range(40):
         nested = [nested]
     specs: list[dict[str, Any]] = []
     for _, value in HOSTILE:
+        if len(value) > LARGE and not large_everywhere:
+            specs.append({"name": value})
+            continue
         specs.append({"name": value, "offers": [{"price": value}, [value, nested]]})
         for cls in ("Product", "DataProduct", "AttrsProduct", "PydanticProduct", "Unstamped"):
             specs.append(_item(cls, name=value))

@@ -518,10 +518,16 @@ STARTUP_QUIET = [
 ]
 
 
+@pytest.fixture(scope="module")
+def addon_crawl_log(base: str) -> str:
+    """The log of one crawl with the add-on, read by each prefix's test."""
+    return run_crawl([f"{base}/ru"], {"ADDONS": {"scrapy_charset.Addon": 0}}).log
+
+
+@pytest.mark.xdist_group("crawl-settings-startup")  # one crawl for the three
 @pytest.mark.parametrize("prefix", STARTUP_QUIET)
-def test_no_debug_line_about_internals_at_start_up(prefix: str, base: str) -> None:
-    result = run_crawl([f"{base}/ru"], {"ADDONS": {"scrapy_charset.Addon": 0}})
-    lines = result.log.splitlines()
+def test_no_debug_line_about_internals_at_start_up(prefix: str, addon_crawl_log: str) -> None:
+    lines = addon_crawl_log.splitlines()
     opened = next(i for i, line in enumerate(lines) if "Spider opened" in line)
     said = [line for line in lines[:opened] if f"[{prefix}" in line and "] DEBUG: " in line]
     assert said == []

@@ -368,19 +368,8 @@ def test_demo_crawl_log_warns_about_conflicts(demo_crawl: tuple[dict[str, Any], 
 # --- Before/after --------------------------------------------------------------------------
 
 
-def _compare(*args: str) -> dict[str, dict[str, Any]]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "example_project.compare", "--json", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=180,
-        cwd=EXAMPLE,
-        env=_env(),
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-5000:]
-    return {row["page"]: row for row in json.loads(proc.stdout)}
+#: The tests that read the one before/after run (conftest.py's demo_compare) share it.
+DEMO_COMPARE = pytest.mark.xdist_group("demo-compare")
 
 
 # Plain Scrapy 2.19 on the demo site: the pages it reads as browsers do, and those it does
@@ -395,10 +384,12 @@ PLAIN_WRONG = [
 
 
 @pytest.fixture(scope="module")
-def plain_rows() -> dict[str, dict[str, Any]]:
-    return _compare("--modes", "plain")
+def plain_rows(demo_compare: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    # Plain Scrapy's crawl is the same whether or not scrapy-charset's follows it.
+    return {row["page"]: row for row in demo_compare}
 
 
+@DEMO_COMPARE
 @pytest.mark.parametrize("ident", PLAIN_SAME)
 def test_plain_scrapy_reads_these_pages_right(
     ident: str, plain_rows: dict[str, dict[str, Any]]
@@ -407,6 +398,7 @@ def test_plain_scrapy_reads_these_pages_right(
     assert plain_rows[ident]["plain"]["text"] == f"{expected['title']} | {expected['text']}"
 
 
+@DEMO_COMPARE
 @pytest.mark.parametrize(("ident", "sample"), PLAIN_WRONG)
 def test_plain_scrapy_gets_these_pages_wrong(
     ident: str, sample: str, plain_rows: dict[str, dict[str, Any]]
@@ -414,8 +406,9 @@ def test_plain_scrapy_gets_these_pages_wrong(
     assert sample in plain_rows[ident]["plain"]["text"]
 
 
-def test_compare_shows_what_changes() -> None:
-    rows = _compare()
+@DEMO_COMPARE
+def test_compare_shows_what_changes(demo_compare: list[dict[str, Any]]) -> None:
+    rows = {row["page"]: row for row in demo_compare}
     differs = {page for page, row in rows.items() if row["differs"]}
     assert {"/fr/", "/vi/", "/api/currencies.json", "/pt/"} <= differs
     assert not differs & set(PLAIN_SAME)
@@ -454,3 +447,59 @@ def test_compare_renders_a_table() -> None:
         "",
         "1 of 1 pages differs.",
     ]
+
+
+def _fake_crawl(
+    modes: tuple[str, ...] = ("plain", "charset"), url: str | None = None, max_pages: int = 20
+) -> dict[str, list[dict[str, Any]]]:
+    items = {
+        "plain": [{"url": "http://127.0.0.1:1/x/", "title": "T", "text": "CafÃ©"}],
+        "charset": [{"url": "http://127.0.0.1:2/x/", "title": "T", "text": "Café"}],
+    }
+    return {mode: items[mode] for mode in modes}
+
+
+@pytest.mark.parametrize(
+    ("args", "modes"),
+    [
+        pytest.param([], ("plain", "charset"), id="both"),
+        pytest.param(["--modes", "plain"], ("plain",), id="plain-only"),
+        pytest.param(["--json", "--modes", "charset"], ("charset",), id="json-charset-only"),
+    ],
+)
+def test_compare_prints_the_table_of_the_crawls_it_ran(
+    args: list[str],
+    modes: tuple[str, ...],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The command's output is the table of the crawls --modes names, rendered or as JSON
+    (the crawls themselves are demo_compare's, once, in the tests above)."""
+    from example_project import compare
+
+    ran: list[tuple[str, ...]] = []
+
+    def crawl(
+        modes: tuple[str, ...] = compare.MODES, url: str | None = None, max_pages: int = 20
+    ) -> dict[str, list[dict[str, Any]]]:
+        ran.append(modes)
+        return _fake_crawl(modes, url, max_pages)
+
+    monkeypatch.setattr(compare, "crawl", crawl)
+    assert compare.main(args) == 0
+    assert ran == [modes]
+    table = compare.rows(_fake_crawl(modes))
+    out = capsys.readouterr().out
+    if "--json" in args:
+        assert json.loads(out) == table
+    else:
+        assert out == compare.render(table) + "\n"
+
+
+def test_compare_refuses_an_unknown_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    from example_project import compare
+
+    with pytest.raises(SystemExit) as exit_info:
+        compare.main(["--modes", "plain,nope"])
+    assert exit_info.value.code == 2
+    assert "--modes takes a comma-separated subset of plain,charset" in capsys.readouterr().err

@@ -3,6 +3,7 @@ running CPython's CJK codecs."""
 
 from __future__ import annotations
 
+import hashlib
 import platform
 import re
 import subprocess
@@ -14,7 +15,30 @@ from scrapy_charset.whatwg import _multibyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 from tests.spec import PACKAGE, REPO, SPEC_DIR, script
 
+#: SHA-256 of the repository's copy of the Encoding Standard's data (every file of
+#: tests/data/whatwg-encoding, by name, at the revision the modules record): the tables
+#: were regenerated and checked from this data. When the data changes, regenerate
+#: (scripts/generate_tables.py), run the slow check below, then record the new value.
+SPEC_DATA_FINGERPRINT = "7a0064aa3ea72c5982b7f25d1f3f66d2d65058819fd89d4cf432b56b1df7fffa"
 
+
+def spec_data_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in sorted((SPEC_DIR / "whatwg-encoding").iterdir()):
+        digest.update(path.name.encode() + b"\x00" + path.read_bytes() + b"\x00")
+    return digest.hexdigest()
+
+
+def test_spec_data_is_the_data_the_tables_were_generated_from() -> None:
+    """The fast check: the pinned data is the data the tables were last generated from
+    (the full regeneration is the slow check below)."""
+    assert spec_data_fingerprint() == SPEC_DATA_FINGERPRINT, (
+        "tests/data/whatwg-encoding changed: regenerate with scripts/generate_tables.py, "
+        "run python -m pytest -m slow tests/test_generate.py, and record the new fingerprint"
+    )
+
+
+@pytest.mark.slow
 def test_generated_modules_are_current() -> None:
     """``--check`` with no ``--spec-dir``: the default is the repository's own copy."""
     result = subprocess.run(

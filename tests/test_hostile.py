@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import encodings
 import encodings.aliases
+import functools
 import importlib
 import pkgutil
 import random
@@ -40,6 +41,7 @@ from scrapy_charset.sniffing.transport import (
     split_header_values,
 )
 from scrapy_charset.whatwg.labels import ENCODING_NAMES, LABELS
+from tests.table import assert_table, product
 
 MB = 1024 * 1024
 
@@ -134,18 +136,28 @@ HEADERS: dict[str, str | None] = {
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("header", list(HEADERS.values()), ids=list(HEADERS))
-@pytest.mark.parametrize("body", list(SMALL_BODIES.values()), ids=list(SMALL_BODIES))
-def test_small_hostile_bodies(body: bytes, header: str | None, kind: Any) -> None:
+#: The response kinds, by name (each its own id in the tables below).
+KIND_TABLE: dict[str, Any] = {kind: kind for kind in KINDS}
+
+
+def _small_hostile_body(body: bytes, header: str | None, kind: Any) -> None:
     decision = sniff(body, header, "http://example.com/", kind=kind)
     check_decision(body, decision)
 
 
-@pytest.mark.parametrize("encoding", ENCODING_NAMES)
-@pytest.mark.parametrize("body", list(SMALL_BODIES.values()), ids=list(SMALL_BODIES))
-def test_every_encoding_decodes_without_smuggling(body: bytes, encoding: str) -> None:
+def test_small_hostile_bodies() -> None:
+    # Every body by header by kind, each case by its id ("lt-koi8-r-xml").
+    assert_table(product(SMALL_BODIES, HEADERS, KIND_TABLE), _small_hostile_body)
+
+
+def _decodes_without_smuggling(body: bytes, encoding: str) -> None:
     assert_safe(body, encoding, decode(body, encoding))
+
+
+def test_every_encoding_decodes_without_smuggling() -> None:
+    # Every body by every Encoding Standard encoding ("lt-Shift_JIS").
+    encodings = {name: name for name in ENCODING_NAMES}
+    assert_table(product(SMALL_BODIES, encodings), _decodes_without_smuggling)
 
 
 @pytest.mark.timeout(120)
@@ -243,8 +255,7 @@ def test_python_only_labels_cover_the_notorious() -> None:
     assert missing == []
 
 
-@pytest.mark.parametrize("label", PYTHON_ONLY_LABELS)
-def test_python_only_label_is_refused_everywhere(label: str) -> None:
+def _refused_everywhere(label: str) -> None:
     assert lookup(label) is None
     with pytest.raises(LookupError):
         decode(SMUGGLING, label)
@@ -267,6 +278,11 @@ def test_python_only_label_is_refused_everywhere(label: str) -> None:
     decision = sniff(xml, kind="xml")
     assert decision.source is not Source.XML_DECLARATION
     check_decision(xml, decision)
+
+
+def test_python_only_label_is_refused_everywhere() -> None:
+    # Every Python-only label, each case by the label.
+    assert_table({label: (label,) for label in PYTHON_ONLY_LABELS}, _refused_everywhere)
 
 
 #: Labels with NUL, non-ASCII, quotes and spaces, and what "get an encoding" gives.
@@ -521,9 +537,20 @@ HEADER_PIECES = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(header=HEADER_PIECES | st.text(max_size=40))
 def test_header_parser_agrees_with_the_reference(header: str) -> None:
+    _header_parser_agrees(header)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(header=HEADER_PIECES | st.text(max_size=40))
+def test_header_parser_agrees_with_the_reference_full_budget(header: str) -> None:
+    _header_parser_agrees(header)
+
+
+def _header_parser_agrees(header: str) -> None:
     assert split_header_values(header) == _reference_split(header)
     assert charset_parameter(header) == (_reference_charset(header) if header else None)
     for value in split_header_values(header):
@@ -658,9 +685,20 @@ PRESCAN_PIECES = st.lists(
 ).map(b"".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=PRESCAN_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
 def test_prescan_early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
+    _early_stop_changes_nothing(data, prescan_bytes)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(data=PRESCAN_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_early_stop_changes_nothing_full_budget(data: bytes, prescan_bytes: int) -> None:
+    _early_stop_changes_nothing(data, prescan_bytes)
+
+
+def _early_stop_changes_nothing(data: bytes, prescan_bytes: int) -> None:
     import importlib
 
     module: Any = importlib.import_module("scrapy_charset.sniffing.prescan")
@@ -688,9 +726,20 @@ TAG_PIECES = st.lists(
 ).map(b"".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(data=TAG_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
 def test_prescan_one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
+    _one_match_tags_change_nothing(data, prescan_bytes)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(data=TAG_PIECES, prescan_bytes=st.sampled_from([8, 32, 1024]))
+def test_prescan_one_match_tags_change_nothing_full_budget(data: bytes, prescan_bytes: int) -> None:
+    _one_match_tags_change_nothing(data, prescan_bytes)
+
+
+def _one_match_tags_change_nothing(data: bytes, prescan_bytes: int) -> None:
     import importlib
     import re
 
@@ -706,13 +755,21 @@ def test_prescan_one_match_tags_change_nothing(data: bytes, prescan_bytes: int) 
 # --- The middleware ---------------------------------------------------------------------------
 
 
-def _middleware() -> Any:
-    from scrapy.utils.misc import build_from_crawler
+@functools.cache
+def _crawler() -> Any:
     from scrapy.utils.test import get_crawler
+
+    return get_crawler(settings_dict={})
+
+
+def _middleware() -> Any:
+    """A new middleware, as a crawl with no settings builds it (the test crawler is made
+    once: building it is most of the cost of a small case)."""
+    from scrapy.utils.misc import build_from_crawler
 
     from scrapy_charset.responses.middleware import CharsetMiddleware
 
-    return build_from_crawler(CharsetMiddleware, get_crawler(settings_dict={}))
+    return build_from_crawler(CharsetMiddleware, _crawler())
 
 
 RESPONSE_CLASSES = ["HtmlResponse", "XmlResponse", "TextResponse", "JsonResponse"]
@@ -743,13 +800,7 @@ def _through_middleware(
     return text, None if decided is None else decided["encoding"]
 
 
-MIDDLEWARE_BODIES = [pytest.param(body, id=name) for name, body in SMALL_BODIES.items()]
-
-
-@pytest.mark.parametrize("cls_name", RESPONSE_CLASSES)
-@pytest.mark.parametrize("header", list(HEADERS.values()), ids=list(HEADERS))
-@pytest.mark.parametrize("body", MIDDLEWARE_BODIES)
-def test_middleware_small_hostile_bodies(body: bytes, header: str | None, cls_name: str) -> None:
+def _middleware_small_hostile_body(body: bytes, header: str | None, cls_name: str) -> None:
     headers = {} if header is None else {"Content-Type": header}
     text, encoding = _through_middleware(body, headers, cls_name)
     if encoding is None:
@@ -757,6 +808,12 @@ def test_middleware_small_hostile_bodies(body: bytes, header: str | None, cls_na
         return
     assert text == decode(body, encoding)
     assert_safe(body, encoding, text)
+
+
+def test_middleware_small_hostile_bodies() -> None:
+    # Every body by header by response class ("lt-koi8-r-XmlResponse").
+    classes = {name: name for name in RESPONSE_CLASSES}
+    assert_table(product(SMALL_BODIES, HEADERS, classes), _middleware_small_hostile_body)
 
 
 @pytest.mark.timeout(120)
@@ -805,8 +862,7 @@ def test_middleware_duplicate_headers(header: str, expected: str | None) -> None
         assert encoding == expected
 
 
-@pytest.mark.parametrize("label", PYTHON_ONLY_LABELS)
-def test_middleware_python_only_labels(label: str) -> None:
+def _middleware_refuses(label: str) -> None:
     for headers, body, meta in (
         ({"Content-Type": f"text/html; charset={label}"}, SMUGGLING, None),
         ({}, b'<meta charset="' + label.encode() + b'">' + SMUGGLING, None),
@@ -816,6 +872,11 @@ def test_middleware_python_only_labels(label: str) -> None:
         assert encoding is not None
         assert_safe(body, encoding, text)
         assert "<script>" not in text
+
+
+def test_middleware_python_only_labels() -> None:
+    # Every Python-only label as a header, a <meta> and an override, each case by the label.
+    assert_table({label: (label,) for label in PYTHON_ONLY_LABELS}, _middleware_refuses)
 
 
 # --- Deliberate differences from Scrapy's built-in decoding (README) ----------------------------

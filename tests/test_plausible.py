@@ -4,6 +4,8 @@ CLDR's exemplar characters, and each rule from its own example."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import subprocess
 import sys
 
@@ -26,6 +28,20 @@ from scrapy_charset.items.textcheck import inspect_text
 from tests.spec import PACKAGE, REPO
 
 
+def test_generated_module_fingerprint_is_the_extracts() -> None:
+    """The fast check: the pinned extract (tests/data/cldr-exemplars/exemplars.json) is the
+    one the module was generated from (its FINGERPRINT); the full regeneration is the slow
+    check below."""
+    extract = json.loads(
+        (REPO / "tests" / "data" / "cldr-exemplars" / "exemplars.json").read_text("utf-8")
+    )
+    digest = hashlib.sha256(
+        json.dumps(extract, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    ).hexdigest()
+    assert digest == _plausible.FINGERPRINT
+
+
+@pytest.mark.slow
 def test_generated_module_is_current() -> None:
     result = subprocess.run(
         [

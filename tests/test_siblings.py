@@ -7,6 +7,7 @@ text of the partly damaged fields of benchmarks/item_evidence.py."""
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 
@@ -15,15 +16,30 @@ import pytest
 from scrapy_charset.items.mojibake import _bigrams, fallback
 from scrapy_charset.items.mojibake.siblings import score
 from scrapy_charset.items.textcheck import inspect_text
-from tests.spec import PACKAGE, REPO
+from tests.spec import PACKAGE, REPO, script
 
 GENERATOR = REPO / "scripts" / "generate_bigrams.py"
 
 
-def test_generated_table_is_current() -> None:
+def _babel_of_the_table() -> None:
     babel = pytest.importorskip("babel")
     if babel.__version__ != _bigrams.BABEL_VERSION:
         pytest.skip(f"the table is made from Babel {_bigrams.BABEL_VERSION}")
+
+
+def test_generated_table_fingerprint_is_babels_names() -> None:
+    """The fast check: the names the installed Babel gives are those the table counted
+    (its FINGERPRINT); the full regeneration is the slow check below."""
+    _babel_of_the_table()
+    names = script("generate_bigrams").names()
+    digest = hashlib.sha256("\n".join(names).encode("utf-8")).hexdigest()
+    assert digest == _bigrams.FINGERPRINT
+    assert len(names) == _bigrams.NAMES
+
+
+@pytest.mark.slow
+def test_generated_table_is_current() -> None:
+    _babel_of_the_table()
     result = subprocess.run(
         [sys.executable, str(GENERATOR), "--package", str(PACKAGE), "--check"],
         capture_output=True,
