@@ -64,6 +64,36 @@ _PKG = "scrapy_charset"
 #: The mutants, by layer. ``tests`` are the files that must kill each one.
 MUTANTS: tuple[Mutant, ...] = (
     # --- the Encoding Standard layer ------------------------------------------------------
+    # Three mutants the tables of hostile input and of ftfy's cases must kill on their own
+    # (each lists only that table's file): the tables are one test each, and must still
+    # notice one failing case among thousands.
+    _m(
+        "gb18030-ascii-trail-consumed",
+        "whatwg",
+        f"{_PKG}/whatwg/multibyte.py",
+        "return _FFFD, pos + 1 if second < 0x80 else pos + 2",
+        "return _FFFD, pos + 2",
+        "gb18030 decoder: an ASCII byte after a lead is consumed, not prepended (markup smuggled)",
+        "test_hostile.py",
+    ),
+    _m(
+        "refused-label-unknown",
+        "decision",
+        f"{_PKG}/responses/decision.py",
+        'reason = "refused_label" if is_refused(label) else "unknown_label"',
+        'reason = "unknown_label"',
+        "a label only Python knows is reported as unknown, not as refused",
+        "test_hostile.py",
+    ),
+    _m(
+        "plan-drops-latin-1",
+        "items",
+        f"{_PKG}/items/mojibake/plan.py",
+        '            "latin-1",\n            "sloppy-windows-1252",\n',
+        '            "sloppy-windows-1252",\n',
+        "ftfy's plans that re-encode in latin-1 are no longer applied",
+        "test_ftfy_cases.py",
+    ),
     _m(
         "label-whitespace-kept",
         "whatwg",
@@ -685,9 +715,13 @@ def _kill(process: subprocess.Popen[str]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def _pytest(copy: Path, guard: Path, tests: Sequence[str], timeout: float) -> tuple[int, str]:
+def _pytest(
+    copy: Path, guard: Path, tests: Sequence[str], timeout: float, *, parallel: bool = False
+) -> tuple[int, str]:
     """Run pytest in *copy* on *tests* (all of ``testpaths`` when empty): its exit status
-    (-1 when it ran out of time) and its output."""
+    (-1 when it ran out of time) and its output. In one process it stops at the first
+    failure (``-x``); *parallel*, on every core (pytest-xdist) to the end, as ``-x`` under
+    xdist ends the run as interrupted (exit status 2), not as failed."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(copy), str(guard)])
     env["MUTATE_ROOT"] = str(copy)
@@ -698,7 +732,7 @@ def _pytest(copy: Path, guard: Path, tests: Sequence[str], timeout: float) -> tu
         sys.executable,
         "-m",
         "pytest",
-        "-x",
+        *(("-n", "auto") if parallel else ("-n", "0", "-x")),
         "-q",
         "-p",
         "no:cacheprovider",
@@ -746,7 +780,7 @@ def _first_failure(output: str) -> str:
 def run_mutant(mutant: Mutant, copy: Path, guard: Path, full: bool, timeout: float) -> Result:
     start = time.monotonic()
     with _mutated(copy, mutant):
-        status, output = _pytest(copy, guard, () if full else mutant.tests, timeout)
+        status, output = _pytest(copy, guard, () if full else mutant.tests, timeout, parallel=full)
     seconds = time.monotonic() - start
     if status == -1:
         return Result(mutant, "timeout", f"no result in {timeout:.0f} s", seconds)
@@ -761,7 +795,7 @@ def run_mutant(mutant: Mutant, copy: Path, guard: Path, full: bool, timeout: flo
 
 def run_baseline(copy: Path, guard: Path, tests: Sequence[str], timeout: float) -> Result:
     start = time.monotonic()
-    status, output = _pytest(copy, guard, tests, timeout)
+    status, output = _pytest(copy, guard, tests, timeout, parallel=True)
     seconds = time.monotonic() - start
     if status == 0:
         return Result(None, "passed", "", seconds)
