@@ -7,7 +7,9 @@ with one encoding and decoded with another (browser decoders: windows-1252 keeps
 
 from __future__ import annotations
 
+import gc
 import logging
+import tracemalloc
 
 import pytest
 from hypothesis import example, given, settings
@@ -628,6 +630,28 @@ def test_kept_reports_are_bounded() -> None:
     for number in range(inspection.KEPT_REPORTS + 10):
         inspect_text(f"CafÃ© n°{number}")
     assert inspection._kept.cache_info().currsize == inspection.KEPT_REPORTS
+
+
+def test_long_damaged_fields_are_not_kept() -> None:
+    """A crawl whose items carry each page's whole text, one damaged name in it: what the
+    checks keep of each field must not grow with the fields (each is a new text)."""
+    page = ", ".join(f"Crème brûlée n°{number}" for number in range(300))  # 6,000 chars
+    damaged = decode("Crème à Zürich".encode(), "windows-1252")
+
+    def field(number: int) -> str:
+        return f"{number}: {page} {damaged} {page}"
+
+    inspect_text(field(0))  # the tables built once
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for number in range(1, 21):
+            assert inspect_text(field(number)).mojibake == "utf8-as-windows-1252"
+        gc.collect()
+        kept, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < 20 * len(field(1))  # less than one byte a character of each field
 
 
 # --- The negative corpus, a slice (benchmarks/items.py runs it whole) ------------------------

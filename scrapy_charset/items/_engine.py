@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 
 from ftfy.badness import badness as ftfy_badness
 
+from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake import fallback, plan, verify
 from scrapy_charset.items.mojibake.badness import (
     Evidence,
@@ -282,7 +282,7 @@ def clear_kept_words() -> None:
     _likeliest_word.cache_clear()
 
 
-@functools.lru_cache(maxsize=4096)
+@short_memo(4096)
 def _likeliest_word(token: str) -> tuple[str | None, str | None]:
     """The likeliest reading of *token* in place and its text; (None, None) when readings
     verify and none is likeliest; ("", None) when fewer than two verify."""

@@ -25,6 +25,7 @@ import operator
 import re
 import unicodedata
 
+from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
 from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
@@ -207,7 +208,7 @@ _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
 
 
 # A field's tokens are judged once per layer and against each other: remembered.
-@functools.lru_cache(maxsize=4096)
+@short_memo(4096)
 def _events(text: str) -> tuple[str, ...]:
     found: list[str] = []
     found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))

@@ -21,6 +21,7 @@ import operator
 import re
 import unicodedata
 
+from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import utf8_of
 from scrapy_charset.items.mojibake.plausible import CASES, NOT_TEXT_CATEGORIES
@@ -120,7 +121,7 @@ def _pair_logs() -> _PairLogs:
     return _PairLogs()
 
 
-@functools.lru_cache(maxsize=8192)
+@short_memo(8192)
 def score(text: str) -> float:
     """The log-likelihood of *text* under the pair table, with a cost per case break."""
     mapped = " " + " ".join(text.translate(_SYMBOLS).split()) + " "
