@@ -2,9 +2,11 @@
 
 The item checks ask the same questions of the same short texts again and again (a word's
 readings, a field's score under the pair table), so their answers are kept. A long text
-(a page's whole text in one field) is seldom asked about twice, and keeping it would hold
-its memory: up to the memo's size times the longest field of a crawl. A text longer than
-:data:`LONGEST` is answered afresh each time.
+(a page's whole text in one field) is asked about again only while its own field is
+inspected (the field as given, against each reading of it), and keeping many would hold
+their memory: up to the memo's size times the longest field of a crawl. So the answers
+about texts longer than :data:`LONGEST` are kept for the last :data:`LONG_TEXTS` of them
+only.
 """
 
 from __future__ import annotations
@@ -13,29 +15,34 @@ import functools
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-__all__ = ["LONGEST", "ShortMemo", "short_memo"]
+__all__ = ["LONGEST", "LONG_TEXTS", "ShortMemo", "short_memo"]
 
 T = TypeVar("T")
 
-#: The longest text a memo keeps (as :data:`.inspection.KEPT_LENGTH` for whole reports).
+#: The longest text a memo keeps among its *size* (as :data:`.inspection.KEPT_LENGTH` for
+#: whole reports).
 LONGEST = 512
+#: How many longer texts a memo keeps.
+LONG_TEXTS = 4
 
 
 class ShortMemo(Generic[T]):
     """*function* of one text, its answers kept for the last *size* texts of at most
-    :data:`LONGEST` characters."""
+    :data:`LONGEST` characters and the last :data:`LONG_TEXTS` longer ones."""
 
     def __init__(self, function: Callable[[str], T], size: int) -> None:
         self._function = function
         self._kept = functools.lru_cache(maxsize=size)(function)
+        self._kept_long = functools.lru_cache(maxsize=LONG_TEXTS)(function)
         functools.update_wrapper(self, function)
 
     def __call__(self, text: str) -> T:
-        return self._kept(text) if len(text) <= LONGEST else self._function(text)
+        return self._kept(text) if len(text) <= LONGEST else self._kept_long(text)
 
     def cache_clear(self) -> None:
         """Forget every answer kept."""
         self._kept.cache_clear()
+        self._kept_long.cache_clear()
 
 
 def short_memo(size: int) -> Callable[[Callable[[str], T]], ShortMemo[T]]:

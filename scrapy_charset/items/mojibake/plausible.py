@@ -24,6 +24,7 @@ import functools
 import operator
 import re
 import unicodedata
+from collections import Counter
 
 from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
@@ -202,9 +203,20 @@ _CLASSES, _WORD_MASKS = _Classes(), _WordMasks()
 #: with it too).
 CASES = _Cases()
 _BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
-_WORD = re.compile("a+")
 #: A symbol between two letters (each found once: the letters are not consumed).
 _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
+
+
+class _Letters(dict[int, str]):
+    """``str.translate``'s table that keeps letters and marks (``a`` of :data:`_CLASSES`)
+    and makes every other character a space: the text's words, split in C."""
+
+    def __missing__(self, code: int) -> str:
+        mapped = self[code] = chr(code) if _CLASSES[code] == "a" else " "
+        return mapped
+
+
+_LETTERS = _Letters()
 
 
 # A field's tokens are judged once per layer and against each other: remembered.
@@ -214,15 +226,25 @@ def _events(text: str) -> tuple[str, ...]:
     found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))
     classes = text.translate(_CLASSES)
     found += [NOT_TEXT] * classes.count("n")
-    cases = text.translate(CASES) if "a" in classes else ""
-    for word_match in _WORD.finditer(classes):
-        start, end = word_match.span()
-        word = text[start:end]
-        mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
-        if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
-            found.append(NO_COMMON_ALPHABET)
-        found += [CASE_BREAK] * cases.count("lu", start, end)
+    if "a" in classes:
+        # Each word once, in the order it first comes, times how often it comes: the
+        # first event and the count are the text's.
+        words = Counter(text.translate(_LETTERS).split(" "))
+        words.pop("", None)
+        for word, times in words.items():
+            found += _word_events(word) * times
     found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
+    return tuple(found)
+
+
+@short_memo(16384)
+def _word_events(word: str) -> tuple[str, ...]:
+    """The events of one word (a run of letters and marks), in order."""
+    mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
+    found = []
+    if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
+        found.append(NO_COMMON_ALPHABET)
+    found += [CASE_BREAK] * word.translate(CASES).count("lu")
     return tuple(found)
 
 

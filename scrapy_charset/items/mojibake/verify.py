@@ -28,6 +28,7 @@ from collections.abc import Collection
 
 from ftfy.badness import badness as ftfy_badness
 
+from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake import siblings
 from scrapy_charset.items.mojibake.plausible import NOT_TEXT, NOT_TEXT_CATEGORIES, implausible
 
@@ -37,9 +38,17 @@ BADNESS_RISES = "badness-rises"
 AMBIGUOUS = "ambiguous"
 
 
+@short_memo(4096)
 def _not_text(text: str) -> frozenset[str]:
     """The characters of *text* above ASCII that are not text (the pair table's test)."""
     return frozenset(filter(siblings.NOT_TEXT_ABOVE_ASCII.__getitem__, set(text)))
+
+
+@short_memo(4096)
+def _ftfy_badness(text: str) -> int:
+    """ftfy's badness of *text*, U+FFFD aside: where bytes were lost, a repair keeps one.
+    Remembered: a text is judged against each of its readings."""
+    return ftfy_badness(text.replace("\ufffd", ""))
 
 
 def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
@@ -49,8 +58,8 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
         return None
     if not _not_text(after) <= _not_text(before):
         return NOT_TEXT
-    if ftfy_badness(after.replace("\ufffd", "")) > ftfy_badness(before.replace("\ufffd", "")):
-        return BADNESS_RISES  # U+FFFD aside: where bytes were lost, the repair keeps one
+    if _ftfy_badness(after) > _ftfy_badness(before):
+        return BADNESS_RISES
     if not plausible:
         return None
     # What the repair kept is not its doing: U+FFFD, and controls the text held already.
