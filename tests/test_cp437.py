@@ -23,11 +23,6 @@ REPAIRED = [
         "Mörkö, Čeština, N├╜tt ├¡sraelskt sheqel, Ωmega",
         "Mörkö, Čeština, Nýtt ísraelskt sheqel, Ωmega",
         id="one-name-among-correct-ones",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a word of two alphabets elsewhere in the field ('Ωmega') is as "
-            "implausible after the repair as before: reported, not repaired",
-        ),
     ),
 ]
 

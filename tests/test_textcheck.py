@@ -26,7 +26,7 @@ from benchmarks._negative import negative_corpus
 from fuzz.textcheck import check_text, one_input, to_text
 from scrapy_charset import decode
 from scrapy_charset.items import _engine, inspection, textcheck
-from scrapy_charset.items.mojibake import SAFE_KINDS, legacy
+from scrapy_charset.items.mojibake import SAFE_KINDS, legacy, verify
 from scrapy_charset.items.mojibake.chardata import WINDOWS_1252_HIGH, encode_windows_1252
 from scrapy_charset.items.textcheck import TextReport, inspect_text
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
@@ -421,6 +421,33 @@ TURNED_DOWN = [
 def test_the_verifier_turns_the_repair_down(value: str, verdict: str) -> None:
     report = inspect_text(value)
     assert (report.mojibake, report.repaired, report.verdict) == (U8_1252, None, verdict)
+
+
+# (before, after, the words judged): the verifier judges the words a repair changed; what
+# both texts start and end with is set aside up to the whitespace nearest the difference.
+@pytest.mark.parametrize(
+    ("before", "after", "judged"),
+    [
+        pytest.param("Café crÃ¨me et thé", "Café crème et thé", ("crÃ¨me", "crème"), id="a-word"),
+        pytest.param("CafÃ©", "Café", ("CafÃ©", "Café"), id="the-whole-field"),
+        pytest.param("x Ã© y Ã¨ z", "x é y è z", ("Ã© y Ã¨", "é y è"), id="two-words-apart"),
+        pytest.param("a\tbÃ©\nc", "a\tbé\nc", ("bÃ©", "bé"), id="tab-and-line-break"),
+        pytest.param("ÃÃ", "Ã", ("ÃÃ", "Ã"), id="one-character-less"),
+    ],
+)
+def test_the_verifier_judges_the_words_changed(
+    before: str, after: str, judged: tuple[str, str]
+) -> None:
+    assert verify.changed(before, after) == judged
+
+
+def test_a_long_field_is_judged_by_its_damaged_words() -> None:
+    """A word no alphabet writes, far from the damage, does not turn its repair down."""
+    clean = ", ".join(["Mörkö", "Čeština", "Ωmega"] * 200)
+    field = f"{clean}, N├╜tt ├¡sraelskt sheqel, {clean}"
+    assert inspect_text(field, legacy=True).repaired == field.replace(
+        "N├╜tt ├¡sraelskt", "Nýtt ísraelskt"
+    )
 
 
 ONE_SEQUENCE = (

@@ -69,6 +69,8 @@ MAX_PASSES = 3
 #: and leaves: text, not damage.
 _LEFT_WHOLE = "left-whole"
 LEAVES_DAMAGE = "leaves-damage"
+#: The rule a legacy reading's report names: the readings weigh no sequence of their own.
+LEGACY_READING = "legacy-reading"
 NOTHING_DECODED = "nothing-decoded"
 #: Continuation bytes a repair decodes (the characters it takes away) from which a legacy
 #: reading of the same bytes no longer competes: random legacy bytes seldom form that
@@ -571,8 +573,7 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
         return Found(
             MojibakeKind.LEGACY_AS_WINDOWS_1252,
             None,
-            rule=found.rule or "legacy-reading",
-            evidence=found.evidence,
+            rule=LEGACY_READING,
             fixer="legacy",
             verdict=verify.AMBIGUOUS,
         )
@@ -589,8 +590,7 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
         MojibakeKind.LEGACY_AS_WINDOWS_1252,
         found.repaired,
         encoding=found.encoding,
-        rule=found.rule or "legacy-reading",
-        evidence=found.evidence,
+        rule=LEGACY_READING,
         fixer=f"legacy: {found.encoding}",
     )
 

@@ -112,7 +112,6 @@ from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
 __all__ = [
     "LONG_SEQUENCE",
-    "MIN_DECISIVE",
     "MIN_WEAK",
     "RULES",
     "Evidence",
@@ -121,11 +120,9 @@ __all__ = [
     "cp437_evidence",
     "cp437_sequences",
     "evidence",
-    "lost_a0_at",
     "scan",
     "shift_jis_marks",
     "suspicious",
-    "utf8_sequences",
     "weigh_rule",
 ]
 

@@ -83,10 +83,6 @@ class Finding:
     kind: MojibakeKind
     repaired: str | None
     encoding: str | None = None
-    #: The rule that found the damage, and the characters it fired on: the legacy
-    #: readings name none, and the item checks then report ``legacy-reading``.
-    rule: str | None = None
-    evidence: str | None = None
 
 
 # --- Single-byte tables ---------------------------------------------------------------------

@@ -18,20 +18,12 @@ turned away cheaply, with the same answers as the full readings:
 - the CJK readings count the text's ASCII letters once, on the bytes, and only when a
   decoding succeeds.
 
-These tests are not detection's (:func:`scrapy_charset.sniffing.detectors.implausibility`)
-and share no module with it, because they measure something else. Detection scores
-every candidate decoding of a body with one count from Unicode properties (C1 controls,
-symbols inside words, case breaks inside words with a non-ASCII letter, Latin letters
-glued to another script's) and keeps the lowest, among single-byte encodings that agree
-on ASCII. Here each reading is accepted or refused alone by its own script's shape: a CJK
-reading must hold only characters its encoding's repertoire is expected to hold, no CJK
-run glued to ASCII letters and kana where Japanese puts them; a Cyrillic reading must
-hold words of Cyrillic letters only, of one case shape, one of three letters at least.
-The choice among accepted readings is by the bytes (the level-1, frequency-ordered
-ranges of the double-byte standards) or chardetng, not by a score of the text. The one
-test both make, a case break, is defined differently (any lowercase-to-uppercase step in
-a Cyrillic word, against a mixed case after a word's first letter): one shared function
-would change the answers of one side or the other.
+These tests are not detection's (:func:`scrapy_charset.sniffing.detectors.implausibility`,
+which scores every candidate decoding of a body and keeps the lowest): here each reading is
+accepted or refused alone by its own script's shape (a CJK reading holds only characters
+its repertoire is expected to hold, no CJK run glued to ASCII letters; a Cyrillic reading
+holds words of Cyrillic letters only, of one case shape). The one test both make, a case
+break, is defined differently on each side: sharing it would change one side's answers.
 """
 
 from __future__ import annotations

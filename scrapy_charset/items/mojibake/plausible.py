@@ -24,7 +24,6 @@ import functools
 import operator
 import re
 import unicodedata
-from collections import Counter
 
 from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
@@ -36,9 +35,6 @@ __all__ = [
     "CASE_BREAK",
     "NOT_TEXT",
     "NOT_TEXT_CATEGORIES",
-    "NO_COMMON_ALPHABET",
-    "SYMBOL_IN_WORD",
-    "UNATTESTED",
     "alphabets",
     "badness",
     "events",
@@ -52,7 +48,6 @@ NO_COMMON_ALPHABET = "no-common-alphabet"
 CASE_BREAK = "case-break"
 SYMBOL_IN_WORD = "symbol-in-word"
 NOT_TEXT = "not-text"
-NOT_LESS_IMPLAUSIBLE = "not-less-implausible"
 
 _MASKS: dict[str, int] = {c: mask for mask, chars in LETTER_GROUPS for c in chars}
 #: Every alphabet: what a character that is no letter is compatible with.
@@ -203,20 +198,9 @@ _CLASSES, _WORD_MASKS = _Classes(), _WordMasks()
 #: with it too).
 CASES = _Cases()
 _BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
+_WORD = re.compile("a+")
 #: A symbol between two letters (each found once: the letters are not consumed).
 _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")
-
-
-class _Letters(dict[int, str]):
-    """``str.translate``'s table that keeps letters and marks (``a`` of :data:`_CLASSES`)
-    and makes every other character a space: the text's words, split in C."""
-
-    def __missing__(self, code: int) -> str:
-        mapped = self[code] = chr(code) if _CLASSES[code] == "a" else " "
-        return mapped
-
-
-_LETTERS = _Letters()
 
 
 # A field's tokens are judged once per layer and against each other: remembered.
@@ -226,25 +210,15 @@ def _events(text: str) -> tuple[str, ...]:
     found += [UNATTESTED] * sum(map(_UNATTESTED.__getitem__, set(text)))
     classes = text.translate(_CLASSES)
     found += [NOT_TEXT] * classes.count("n")
-    if "a" in classes:
-        # Each word once, in the order it first comes, times how often it comes: the
-        # first event and the count are the text's.
-        words = Counter(text.translate(_LETTERS).split(" "))
-        words.pop("", None)
-        for word, times in words.items():
-            found += _word_events(word) * times
+    cases = text.translate(CASES) if "a" in classes else ""
+    for word_match in _WORD.finditer(classes):
+        start, end = word_match.span()
+        word = text[start:end]
+        mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
+        if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
+            found.append(NO_COMMON_ALPHABET)
+        found += [CASE_BREAK] * cases.count("lu", start, end)
     found += [SYMBOL_IN_WORD] * len(_SYMBOL_IN_WORD.findall(classes))
-    return tuple(found)
-
-
-@short_memo(16384)
-def _word_events(word: str) -> tuple[str, ...]:
-    """The events of one word (a run of letters and marks), in order."""
-    mask = functools.reduce(operator.and_, map(_WORD_MASKS.__getitem__, word), _ANY)
-    found = []
-    if (not mask and _SYMBOL_NAME.fullmatch(word) is None) or _script_and_letters(word):
-        found.append(NO_COMMON_ALPHABET)
-    found += [CASE_BREAK] * word.translate(CASES).count("lu")
     return tuple(found)
 
 
@@ -259,13 +233,11 @@ def badness(text: str) -> int:
     return sum(WEIGHTS.get(name, 1) for name in _events(text))
 
 
-def implausible(damaged: str, repaired: str, *, strict: bool = False) -> str | None:
+def implausible(damaged: str, repaired: str) -> str | None:
     """The name of the rule that turns the repair of *damaged* into *repaired* down, or
     None: a repair may leave none of :func:`events`, or weigh less than the damaged
-    text (:func:`badness`). With *strict*, it must weigh less in any case."""
-    if repaired == damaged:
-        return None
+    text (:func:`badness`)."""
     after = _events(repaired)
-    if (not after and not strict) or badness(repaired) < badness(damaged):
+    if repaired == damaged or not after or badness(repaired) < badness(damaged):
         return None
-    return after[0] if after else NOT_LESS_IMPLAUSIBLE
+    return after[0]

@@ -1,7 +1,8 @@
 """The verifier: whether a repair gives text some language writes, whatever found it.
 
 A repair (a layer of ftfy's plan, :mod:`.plan`, or a row of :mod:`.fallback`) is applied
-only when :func:`judge` accepts the text it gives. It judges the result, not the route:
+only when :func:`judge` accepts the text it gives. It judges the result, not the route,
+and only the words the repair changed (:func:`changed`): the words it left are alike.
 
 =========================  ===============================================================
 check                      the repair is turned down when
@@ -10,7 +11,7 @@ check                      the repair is turned down when
                            code point the text did not hold
 ``badness-rises``          ftfy's own measure of how odd the text looks
                            (:func:`ftfy.badness.badness`) rises
-plausibility (CLDR)        the field as a whole is less plausible than before
+plausibility (CLDR)        the words changed are less plausible than before
                            (:func:`.plausible.implausible`: a letter no alphabet uses, a
                            word mixing alphabets, a case break, a symbol inside a word),
                            U+FFFD set aside
@@ -28,38 +29,57 @@ from collections.abc import Collection
 
 from ftfy.badness import badness as ftfy_badness
 
-from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake import siblings
 from scrapy_charset.items.mojibake.plausible import NOT_TEXT, NOT_TEXT_CATEGORIES, implausible
 
-__all__ = ["BADNESS_RISES", "NOT_TEXT", "judge", "likeliest"]
+__all__ = ["NOT_TEXT", "changed", "judge", "likeliest"]
 
 BADNESS_RISES = "badness-rises"
 AMBIGUOUS = "ambiguous"
 
 
-@short_memo(4096)
 def _not_text(text: str) -> frozenset[str]:
     """The characters of *text* above ASCII that are not text (the pair table's test)."""
     return frozenset(filter(siblings.NOT_TEXT_ABOVE_ASCII.__getitem__, set(text)))
 
 
-@short_memo(4096)
-def _ftfy_badness(text: str) -> int:
-    """ftfy's badness of *text*, U+FFFD aside: where bytes were lost, a repair keeps one.
-    Remembered: a text is judged against each of its readings."""
-    return ftfy_badness(text.replace("\ufffd", ""))
+_WHITESPACE = " \t\n\r"
+
+
+def _alike(a: str, b: str, most: int, *, end: bool = False) -> int:
+    """How many characters, at most *most*, *a* and *b* start (or *end*) with alike: a
+    binary search over slices, compared in C."""
+    low, high = 0, most
+    while low < high:
+        middle = (low + high + 1) // 2
+        same = a[-middle:] == b[-middle:] if end else a[:middle] == b[:middle]
+        low, high = (middle, high) if same else (low, middle - 1)
+    return low
+
+
+def changed(before: str, after: str) -> tuple[str, str]:
+    """The words of *before* and of *after* where the two differ: what they start and end
+    with alike is set aside up to the whitespace nearest the difference. A repair changes
+    some words; the words it leaves are judged the same either side."""
+    shorter = min(len(before), len(after))
+    start = _alike(before, after, shorter)
+    end = _alike(before, after, shorter - start, end=True)
+    cut = max(before.rfind(c, 0, start) for c in _WHITESPACE) + 1
+    tail = len(before) - end
+    stop = min((at for c in _WHITESPACE if (at := before.find(c, tail)) != -1), default=len(before))
+    return before[cut:stop], after[cut : len(after) - (len(before) - stop)]
 
 
 def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
-    """None when *after*, a repair of *before*, passes every check (but plausibility,
-    unless *plausible*); else the name of the check that turns it down."""
+    """None when *after*, a repair of *before*, passes every check on the words changed
+    (but plausibility, unless *plausible*); else the name of the check that turns it down."""
     if after == before:
         return None
+    before, after = changed(before, after)
     if not _not_text(after) <= _not_text(before):
         return NOT_TEXT
-    if _ftfy_badness(after) > _ftfy_badness(before):
-        return BADNESS_RISES
+    if ftfy_badness(after.replace("\ufffd", "")) > ftfy_badness(before.replace("\ufffd", "")):
+        return BADNESS_RISES  # U+FFFD aside: where bytes were lost, the repair keeps one
     if not plausible:
         return None
     # What the repair kept is not its doing: U+FFFD, and controls the text held already.
