@@ -15,6 +15,7 @@ from scrapy_charset.items.mojibake.badness import (
     Marks,
     cp437_evidence,
     evidence,
+    lost_a0_at,
     scan,
     shift_jis_marks,
     weigh_rule,
@@ -63,7 +64,6 @@ _FTFY_READINGS = frozenset({CP437})
 #: The fallback's readings that ftfy's plans never use: token by token windows-1251,
 #: x-mac-cyrillic, Shift_JIS.
 _BEYOND_FTFY = frozenset({"windows-1251", fallback.MAC_CYRILLIC, fallback.SHIFT_JIS})
-_WINDOWS_1252 = frozenset({"latin-1", "sloppy-windows-1252", "sloppy-windows-1254"})
 MAX_PASSES = 3
 #: The fallback's answer for a field ftfy reads whole in one of :data:`_FTFY_READINGS`
 #: and leaves: text, not damage.
@@ -217,7 +217,7 @@ def _likeliest_sibling(current: str, layer: plan.Layer) -> plan.Layer | None:
             readings[other] = result
     if len(readings) == 1:
         return layer
-    best = verify.likeliest(readings, prior=_WINDOWS_1252)
+    best = verify.likeliest(readings, prior=plan.WINDOWS_1252)
     if best is None:
         return None
     if best == encoding:
@@ -423,7 +423,7 @@ def _after(chosen: list[plan.Layer]) -> bool | str:
     if all(_IN_PLACE in layer.steps for layer in chosen):
         return _IN_PLACE_AFTER
     encodings = {layer.encoding for layer in chosen}
-    return "windows-1252" if encodings <= _WINDOWS_1252 else True
+    return "windows-1252" if encodings <= plan.WINDOWS_1252 else True
 
 
 def _c1_only(layer: plan.Layer) -> bool:
@@ -595,19 +595,6 @@ def _legacy(value: str, repaired: str | None, whole_field: bool) -> Found | str 
     )
 
 
-def _lost_a0(value: str) -> bool:
-    """*value* holds a lead whose no-break space became a space (à, a no-break space and
-    Š read as windows-1252, then A0 as a space: ftfy's restore_byte_a0). Each lead is
-    found by ``str.find`` (a memchr)."""
-    for lead in "ÂÃÅ":
-        at = value.find(lead)
-        while at != -1:
-            if value.startswith(" ", at + 1):
-                return True
-            at = value.find(lead, at + 1)
-    return False
-
-
 def _worth_planning(value: str, detected: _Detected) -> bool:
     """Some UTF-8 sequence of a reading is in *value* (weighed decisive or weak), or a C1
     control (the pre-filter's mark), U+FFFD or a lost no-break space: only then is ftfy
@@ -619,7 +606,7 @@ def _worth_planning(value: str, detected: _Detected) -> bool:
         or best.weak
         or detected.marks.c1
         or "\ufffd" in value
-        or _lost_a0(value)
+        or lost_a0_at(value, "ÂÃÅ", after_lowercase=False) >= 0  # ftfy's restore_byte_a0
         or detected.enough(CP437)
         or detected.marks.mac_cyrillic
     )

@@ -19,8 +19,8 @@ __all__ = ["LONGEST", "LONG_TEXTS", "ShortMemo", "short_memo"]
 
 T = TypeVar("T")
 
-#: The longest text a memo keeps among its *size* (as :data:`.inspection.KEPT_LENGTH` for
-#: whole reports).
+#: The longest text a memo keeps among its *size*, and the longest value whose whole
+#: report is kept (:data:`.inspection.KEPT_LENGTH`).
 LONGEST = 512
 #: How many longer texts a memo keeps.
 LONG_TEXTS = 4

@@ -7,6 +7,7 @@ import functools
 from dataclasses import dataclass
 
 from scrapy_charset.items import _engine
+from scrapy_charset.items._memo import LONGEST
 from scrapy_charset.items.mojibake.badness import Marks, scan
 from scrapy_charset.items.mojibake.chardata import MojibakeKind
 
@@ -87,7 +88,7 @@ def inspect_unguarded(value: str, *, legacy: bool = False) -> TextReport:
 #: on every page of a crawl is inspected once. A report depends only on the value and the
 #: policy; the pre-filter runs on every value, so clean text never looks here.
 KEPT_REPORTS = 1024
-KEPT_LENGTH = 512
+KEPT_LENGTH = LONGEST
 
 
 class _Flagged:

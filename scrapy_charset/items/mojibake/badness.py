@@ -654,17 +654,16 @@ def _lost_a0_mark(text: str, encodable: bool) -> bool:
     )
 
 
-def lost_a0_at(text: str) -> int:
-    """Where *text* holds "Ã" or "Â" (the leads of "à", C3 A0, and of a no-break space,
-    C2 A0, in windows-1252) then a space, right after a lowercase letter
-    (:attr:`Marks.lost_a0`): the first such lead's position, or -1. Each lead is found by
-    ``str.find`` (a memchr)."""
-    last = len(text) - 1
+def lost_a0_at(text: str, leads: str = "ÃÂ", *, after_lowercase: bool = True) -> int:
+    """Where *text* holds one of *leads* ("Ã" and "Â", the leads of "à", C3 A0, and of a
+    no-break space, C2 A0, in windows-1252) then a space, right after a lowercase letter
+    (:attr:`Marks.lost_a0`; anywhere without *after_lowercase*): the first such lead's
+    position, or -1. Each lead is found by ``str.find`` (a memchr)."""
     first = -1
-    for lead in "ÃÂ":
-        at = text.find(lead, 1)
+    for lead in leads:
+        at = text.find(lead, 1 if after_lowercase else 0)
         while at != -1 and (first == -1 or at < first):
-            if at < last and text[at + 1] == " " and text[at - 1].islower():
+            if text.startswith(" ", at + 1) and (not after_lowercase or text[at - 1].islower()):
                 first = at
                 break
             at = text.find(lead, at + 1)

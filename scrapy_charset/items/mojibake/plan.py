@@ -18,7 +18,7 @@ import ftfy
 
 from scrapy_charset.items.mojibake.chardata import MojibakeKind
 
-__all__ = ["ALLOWED", "Layer", "apply", "kind_of", "layers", "step_names"]
+__all__ = ["ALLOWED", "WINDOWS_1252", "Layer", "apply", "kind_of", "layers", "step_names"]
 
 #: The steps of ftfy's plans this package applies, by action. ftfy's ``sloppy-`` codecs
 #: are the browser's windows-125x (its five unassigned bytes kept as C1 controls).
@@ -43,7 +43,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 }
 
 #: The readings of UTF-8 that a windows-1252 repair undoes (latin-1 is its subset).
-_WINDOWS_1252 = frozenset({"latin-1", "sloppy-windows-1252", "sloppy-windows-1254"})
+WINDOWS_1252 = frozenset({"latin-1", "sloppy-windows-1252", "sloppy-windows-1254"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +113,10 @@ def kind_of(chosen: list[Layer]) -> MojibakeKind:
     if decodes and all(d == "windows-1252" for d in decodes):
         return MojibakeKind.C1_CONTROLS
     utf8 = [e for layer in chosen if (e := layer.encoding) and _decodes_utf8(layer)]
-    if len(utf8) >= 2 and all(e in _WINDOWS_1252 for e in utf8):
+    if len(utf8) >= 2 and all(e in WINDOWS_1252 for e in utf8):
         return MojibakeKind.UTF8_DOUBLE_ENCODED
     first = utf8[0] if utf8 else encodings[0]
-    if first in _WINDOWS_1252:
+    if first in WINDOWS_1252:
         return MojibakeKind.UTF8_AS_WINDOWS_1252
     if first == "sloppy-windows-1251":
         return MojibakeKind.UTF8_AS_WINDOWS_1251
