@@ -12,7 +12,7 @@ import logging
 import tracemalloc
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks._itemdata import (
@@ -439,6 +439,28 @@ def test_the_verifier_judges_the_words_changed(
     before: str, after: str, judged: tuple[str, str]
 ) -> None:
     assert verify.changed(before, after) == judged
+
+
+WORDS = st.text(alphabet=" \tabcÃ©é\n", max_size=40)
+
+
+@given(WORDS, WORDS)
+def test_the_words_changed_hold_every_difference(before: str, after: str) -> None:
+    """What is set aside is alike on both sides and cut at whitespace (or an end)."""
+    assume(before != after)  # the verifier judges equal texts alike without a look
+    judged_before, judged_after = verify.changed(before, after)
+    cuts = [
+        cut
+        for cut in range(len(before) + 1)
+        if before[:cut] == after[:cut]
+        and before[cut:].startswith(judged_before)
+        and after[cut:].startswith(judged_after)
+        and before[cut + len(judged_before) :] == after[cut + len(judged_after) :]
+        and (cut == 0 or before[cut - 1] in " \t\n\r")
+    ]
+    assert cuts
+    end = cuts[0] + len(judged_before)
+    assert end == len(before) or before[end] in " \t\n\r"
 
 
 def test_a_long_field_is_judged_by_its_damaged_words() -> None:
