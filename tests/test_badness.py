@@ -25,6 +25,8 @@ from scrapy_charset.items.mojibake.chardata import (
     HALFWIDTH_KATAKANA,
     SHIFT_JIS_UTF8_LEADS,
     UTF8_READINGS,
+    WINDOWS_1252_HIGH,
+    encode_windows_1252,
 )
 
 #: Real English text with a few non-ASCII characters (CLDR's names of territories,
@@ -150,7 +152,6 @@ sparse_text = st.lists(
 def test_sparse_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
     expected = whole(text)
     assert scan(text) == expected
-    assert badness.suspicious(text) == expected.any
 
 
 @settings(max_examples=200, deadline=None)
@@ -159,33 +160,30 @@ def test_any_text_gives_the_marks_of_the_whole_scan(text: str) -> None:
     assert scan(text) == whole(text)
 
 
-# --- Legacy readings: rejected from the start of a long text ----------------------------
+# --- Legacy readings of long text ----------------------------------------------------------
 
 LONG_LEGACY = [
-    pytest.param(ENGLISH, id="english"),
-    pytest.param(ENGLISH + windows_1252("中国".encode("gbk")), id="english-then-gbk"),
-    pytest.param(windows_1252("中国".encode("gbk")) + ENGLISH, id="gbk-then-english"),
-    pytest.param(windows_1252(("北京市，中国。" * 900).encode("gbk")), id="gbk-text"),
-    pytest.param(windows_1252(("東京都、日本。" * 900).encode("cp932")), id="shift-jis-text"),
-    pytest.param(windows_1252(("Москва, Россия. " * 500).encode("cp1251")), id="cp1251-text"),
-    pytest.param("ÀÁÂ" * 2000, id="capitals-only"),
-    # The first 4,096 characters end inside a double-byte character, with or without a
-    # byte under 0x40 before it.
-    pytest.param("x" + windows_1252(("中国" * 2000).encode("gbk")), id="gbk-cut-inside"),
-    pytest.param("x " + windows_1252(("中国" * 2000).encode("gbk")), id="gbk-cut-after-space"),
-    pytest.param("x" + windows_1252(("東京" * 2000).encode("cp932")), id="shift-jis-cut-inside"),
-    pytest.param("中" + ENGLISH, id="not-windows-1252-at-start"),
-    pytest.param(ENGLISH + "中", id="not-windows-1252-at-end"),
+    # (text, the reading found, or None)
+    pytest.param(ENGLISH, None, id="english"),
+    pytest.param(ENGLISH + windows_1252("中国".encode("gbk")), None, id="english-then-gbk"),
+    pytest.param(windows_1252("中国".encode("gbk")) + ENGLISH, None, id="gbk-then-english"),
+    pytest.param(windows_1252(("北京市，中国。" * 900).encode("gbk")), "GBK", id="gbk-text"),
+    pytest.param(
+        windows_1252(("東京都、日本。" * 900).encode("cp932")), "Shift_JIS", id="shift-jis-text"
+    ),
+    pytest.param(
+        windows_1252(("Москва, Россия. " * 500).encode("cp1251")), "windows-1251", id="cp1251"
+    ),
+    pytest.param("x" + windows_1252(("中国" * 2000).encode("gbk")), "GBK", id="gbk-after-x"),
+    pytest.param("中" + ENGLISH, None, id="not-windows-1252-at-start"),
+    pytest.param(ENGLISH + "中", None, id="not-windows-1252-at-end"),
 ]
 
 
-@pytest.mark.parametrize("text", LONG_LEGACY)
-def test_legacy_readings_of_long_text_are_those_of_the_whole(
-    text: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize(("text", "encoding"), LONG_LEGACY)
+def test_legacy_readings_of_long_text(text: str, encoding: str | None) -> None:
     found = legacy.legacy_as_windows_1252(text)
-    monkeypatch.setattr(legacy, "_no_reading", lambda _text: False)
-    assert found == legacy.legacy_as_windows_1252(text)
+    assert (found and found.encoding) == encoding
 
 
 # --- Every UTF-8 sequence is read, whatever the pass leaves out ---------------------------
@@ -220,7 +218,6 @@ def test_a_pair_of_no_one_reading_is_no_mark(text: str) -> None:
     marks = scan(text)
     assert marks.latin == []
     assert list(badness.utf8_sequences(text, marks)) == []
-    assert not badness.suspicious(text)
 
 
 SEQUENCES = [
@@ -272,6 +269,50 @@ def test_marks_after_the_first_legacy_mark(text: str, kind: str, sequence: bool)
     sequences = every_sequence(text)
     assert bool(sequences - every_sequence(legacy_part)) == sequence
     assert set(badness.utf8_sequences(text, marks)) == sequences
+
+
+# Text windows-1252 encodes whole is a legacy suspect only when its bytes may hold a legacy
+# reading: two CJK characters' bytes, or three bytes above 0x7F in a row.
+LEGACY_SUSPECTS = [
+    # (text, a legacy suspect, clean)
+    # A0 and 80 are a lead of macintosh and a continuation of windows-1252: a pair of no
+    # one reading, one GBK character's bytes, no second one.
+    pytest.param("94\u00a0574,50\u00a0€", False, True, id="price-with-no-break-spaces"),
+    pytest.param("€\u00a05", False, True, id="euro-sign-first"),
+    pytest.param(_GBK, True, False, id="gbk-read-as-windows-1252"),
+    pytest.param(windows_1252("Москва".encode("cp1251")), True, False, id="cp1251-read-so"),
+    pytest.param("Lýðveldið Slóvakía", True, False, id="icelandic-pairs-of-gbk-bytes"),
+    pytest.param("Crème brûlée", True, False, id="french-pairs-of-gbk-bytes"),
+]
+
+
+@pytest.mark.parametrize(("text", "suspect", "clean"), LEGACY_SUSPECTS)
+def test_a_legacy_suspect_needs_bytes_a_reading_could_take(
+    text: str, suspect: bool, clean: bool
+) -> None:
+    marks = scan(text)
+    assert marks.legacy == suspect
+    assert marks.clean == clean
+
+
+_LEGACY_BYTES = st.binary(max_size=24).map(
+    lambda raw: raw.decode("latin-1").translate(
+        {0x80 + i: c for i, c in enumerate(WINDOWS_1252_HIGH[:0x20])}
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_LEGACY_BYTES, st.text(alphabet="ÀÁâéèð€ýþ¶«V¢aé 1", max_size=24)))
+def test_bytes_no_reading_could_take_have_no_reading(text: str) -> None:
+    """The byte shapes :func:`legacy.may_read` asks for are necessary: without them, no
+    CJK or Cyrillic reading of the bytes is plausible."""
+    raw = encode_windows_1252(text)
+    assert raw is not None
+    if legacy._CJK_PAIR.search(raw) is None:
+        assert legacy._cjk_readings(text, raw) == []
+    if legacy._CYRILLIC_WORD.search(raw) is None:
+        assert legacy._cyrillic_readings(text, raw) == []
 
 
 _SEQUENCE_CHARS = _MARK_CHARS + "łóąćżČíĐôäÄ‡ÐÑ¸ºª√π¬∆ÔÒÚÛ" + _GBK

@@ -101,6 +101,7 @@ class _Detected:
         self.by_reading: dict[str, Evidence] = {}
         self.best = evidence(text, UTF8_READINGS, marks, by_reading=self.by_reading)
         self._cp437: Evidence | None = None
+        self._shown: tuple[tuple[MojibakeKind, str | None, str | None] | None] | None = None
 
     def enough(self, reading: str) -> bool:
         if reading == fallback.SHIFT_JIS:
@@ -123,6 +124,11 @@ class _Detected:
 
     def damaged(self) -> tuple[MojibakeKind, str | None, str | None] | None:
         """The kind, rule and sequence of the damage this text shows, or None."""
+        if self._shown is None:  # asked of one text several times: counted once
+            self._shown = (self._damage(),)
+        return self._shown[0]
+
+    def _damage(self) -> tuple[MojibakeKind, str | None, str | None] | None:
         enough = [(r, found) for r, found in self.by_reading.items() if found.enough]
         if enough:  # the reading with the most decisive evidence, the first of equals
             reading, found = max(enough, key=lambda item: (item[1].decisive, item[1].weak))

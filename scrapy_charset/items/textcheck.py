@@ -9,7 +9,7 @@ can call in their own code and tests::
     ('utf8-as-windows-1252', 'Café crème', False)
 
 It is fast on clean text: pure ASCII, and text without any mark that mojibake is made of
-(:func:`~scrapy_charset.items.mojibake.badness.suspicious`), return at once. It returns a
+(:func:`~scrapy_charset.items.mojibake.badness.scan`), return at once. It returns a
 report for every string and never raises: an internal error is logged once per exception
 type, and the report then gives only the count of U+FFFD.
 

@@ -8,7 +8,8 @@ half-width katakana or a Shift_JIS reading of a UTF-8 lead byte, an x-mac-cyrill
 a Latin or Cyrillic letter followed by a Cyrillic letter that is one of its continuation
 bytes ("Rep√Їblica"), a cp437 lead followed by its continuation character ("─îe┼ítina"),
 or two windows-1252 characters in a row in text that windows-1252
-can encode whole (a legacy double-byte character). :func:`suspicious` looks for these
+can encode whole and whose bytes may hold a legacy reading (two CJK characters' bytes, or
+three bytes above 0x7F in a row: :func:`.legacy.may_read`). :func:`scan` looks for these
 marks with one regular-expression pass at C speed; text without any is clean, and no
 further analysis runs. One more mark holds no sequence: "Ã" or "Â" then a space right
 after a lowercase letter, in text windows-1252 encodes whole (a no-break space, byte A0,
@@ -106,7 +107,9 @@ from scrapy_charset.items.mojibake.chardata import (
     script_of,
     sequence_pattern,
     utf8_of,
+    windows_1252_encodes,
 )
+from scrapy_charset.items.mojibake.legacy import may_read
 from scrapy_charset.whatwg import singlebyte
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
 
@@ -122,7 +125,6 @@ __all__ = [
     "evidence",
     "scan",
     "shift_jis_marks",
-    "suspicious",
     "weigh_rule",
 ]
 
@@ -327,7 +329,7 @@ def _marks_of(
 
 
 def _encodable(text: str) -> bool:
-    return encode_windows_1252(text) is not None
+    return windows_1252_encodes(text)
 
 
 # --- Sparse text: where the marks can be, found at memory speed --------------------------
@@ -475,14 +477,6 @@ def _found_in(
     return _marks_of(excerpt, encodable, where)
 
 
-def suspicious(text: str) -> bool:
-    """False when *text* cannot hold any kind of mojibake this package knows (fast)."""
-    if text.isascii():
-        return False
-    encodable, found = _found(text)
-    return next(found, None) is not None or _lost_a0_mark(text, encodable)
-
-
 @dataclass(slots=True, init=False)
 class Marks:
     """Where the pre-filter's marks are in a text, by kind."""
@@ -597,6 +591,7 @@ def scan(text: str) -> Marks:
     latin = marks.latin
     cp437: list[int] = []
     script_conts, cp437_leads, cp437_conts = _ALL_SCRIPT_CONTS, _CP437_LEAD_SET, _CP437_CONT_SET
+    pair = False  # a lead and a continuation character of some readings side by side
     for position, kind in found:
         if kind in _SCRIPT_KINDS:  # the commonest in a text with marks (Cyrillic)
             _add_script(marks, text, position)
@@ -610,7 +605,10 @@ def scan(text: str) -> Marks:
                 if text[lead] in script_conts and _script_candidate(text, lead):
                     _add_script(marks, text, lead)
         if kind in _LATIN_KINDS:
-            if not latin or latin[-1] < position:
+            pair = pair or kind == "latin"
+            # A lead and a continuation character of two readings is a legacy mark only.
+            exact = _PAIR_READINGS[text[position : position + 2]]
+            if (not latin or latin[-1] < position) and exact:
                 latin.append(position)
                 if text[position] in script_conts and _script_candidate(text, position):
                     _add_script(marks, text, position)
@@ -637,7 +635,11 @@ def scan(text: str) -> Marks:
     marks.cp437 = tuple(cp437)
     # The Latin pairs and C1 controls of text windows-1252 encodes whole are legacy
     # marks too (the branches are tried in order, one match per position).
-    marks.legacy = encodable and (marks.legacy or bool(marks.latin) or marks.c1)
+    marks.legacy = (
+        encodable
+        and (marks.legacy or pair or marks.c1)
+        and may_read(encode_windows_1252(text) or b"")
+    )
     if encodable:
         marks.script.clear()  # no script reading's sequence: its leads are not there
         marks.cp437 = ()  # nor cp437's but for ß, µ and ±: read for legacy marks
@@ -1433,6 +1435,8 @@ def cp437_evidence(text: str, marks: Marks) -> Evidence:
     :data:`MIN_RUN` or more back to back that holds a character other than box drawing
     made decisive (:data:`RUN_RULE`: "╫⌐╫£" is "של"; line art's runs are box drawing
     only)."""
+    if not marks.cp437:
+        return Evidence()
     spans = [(CP437, start, end) for start, end in cp437_sequences(text, marks)]
     weighed = [weigh_rule(text, start, end, CP437) for _, start, end in spans]
     weights, rules = [w for w, _ in weighed], [r for _, r in weighed]

@@ -159,19 +159,25 @@ _TO_LATIN1 = str.maketrans(
 )
 
 
+#: A character that neither windows-1252 nor latin-1 has a byte for.
+_NOT_WINDOWS_1252 = re.compile(
+    "[^\x00-\xff" + re.escape("".join(c for c in WINDOWS_1252_HIGH if ord(c) > 0xFF)) + "]"
+)
+
+
+def windows_1252_encodes(text: str) -> bool:
+    """:func:`encode_windows_1252` gives bytes for *text* (told without encoding it)."""
+    return _NOT_WINDOWS_1252.search(text) is None
+
+
 def encode_windows_1252(text: str) -> bytes | None:
     """The bytes a browser's windows-1252 (or latin-1) decoder read as *text*, or None."""
+    if not windows_1252_encodes(text):
+        return None
     try:
         return text.encode("cp1252")
-    except UnicodeEncodeError as error:
-        # Python's cp1252 lacks the browser's five C1 controls, and latin-1 reads its
-        # other bytes 0x80-0x9F as C1 controls: only those need the slower way.
-        if not "\x80" <= text[error.start] <= "\x9f":
-            return None
-    try:
+    except UnicodeEncodeError:  # the five C1 controls windows-1252 keeps, and latin-1's
         return text.translate(_TO_LATIN1).encode("latin-1")
-    except UnicodeEncodeError:
-        return None
 
 
 def chars(table: str, low: int, high: int) -> str:

@@ -40,7 +40,7 @@ from scrapy_charset.items.mojibake.chardata import (
 )
 from scrapy_charset.whatwg.strict import decode_strict
 
-__all__ = ["legacy_as_windows_1252"]
+__all__ = ["legacy_as_windows_1252", "may_read"]
 
 
 def _is_han(c: str) -> bool:
@@ -248,44 +248,30 @@ def _one_symbol_run(text: str) -> bool:
 
 def legacy_as_windows_1252(text: str) -> Finding | None:
     """Legacy CJK or Cyrillic bytes read as windows-1252: the finding, or None."""
-    if _no_reading(text) or _one_symbol_run(text):
-        return None
     raw = encode_windows_1252(text)
     if raw is None:
         return None
-    candidates = _cjk_readings(text, raw) + _cyrillic_readings(text, raw)
-    if not candidates:
+    candidates = (_cjk_readings(text, raw) if _CJK_PAIR.search(raw) else []) + (
+        _cyrillic_readings(text, raw) if _CYRILLIC_WORD.search(raw) else []
+    )
+    if not candidates or _one_symbol_run(text):
         return None
     name, decoded = _choose(raw, candidates) or (None, None)
     return Finding(MojibakeKind.LEGACY_AS_WINDOWS_1252, decoded, encoding=name)
 
 
-#: Characters of a long text whose bytes are tried first (see :func:`_no_reading`).
-_PREFIX = 4096
+#: Two characters of a legacy CJK encoding (a lead byte and a trail byte, or gb18030's four
+#: bytes), which a plausible CJK reading holds; three bytes above 0x7F in a row, a Cyrillic
+#: reading's word. Necessary conditions: without them a reading is not even decoded.
+_CJK_CHARACTER = rb"[\x81-\xfe](?:[\x40-\xfe]|[\x30-\x39][\x81-\xfe][\x30-\x39])"
+_CJK_PAIR = re.compile(rb"%s.*?%s" % (_CJK_CHARACTER, _CJK_CHARACTER), re.DOTALL)
+_CYRILLIC_WORD = re.compile(rb"[\x80-\xff]{%d}" % MIN_CYRILLIC_WORD)
 
 
-#: Bytes that are never part of a CJK double-byte character but as an invalid trail: the
-#: legacy CJK encodings' lead and trail bytes are all 0x40 or more.
-_HIGH = bytes(range(0x40, 0x100))
-
-
-def _no_reading(text: str) -> bool:
-    """True when long *text* has no legacy reading, known from its start: its windows-1252
-    bytes are the text's one to one, so bytes that no CJK decoder takes at the start make
-    the whole invalid too, and a Latin word anywhere rules the Cyrillic readings out. The
-    long text is then never encoded whole."""
-    if len(text) <= _PREFIX:
-        return False
-    start = encode_windows_1252(text[:_PREFIX])
-    if start is None:
-        return True  # the whole text has no windows-1252 bytes either
-    # Cut after the last byte under 0x40: a character boundary in every CJK encoding, so
-    # the start decodes strictly unless it holds an invalid sequence, as the whole would.
-    start = start.rstrip(_HIGH)
-    for name, _ in _CJK:
-        if decode_strict(start, name) is not None:
-            return False
-    return _LATIN_WORD.search(text) is not None
+def may_read(raw: bytes) -> bool:
+    """Some legacy reading of the windows-1252 bytes *raw* may be plausible (the
+    pre-filter asks before it calls a text a legacy suspect)."""
+    return _CJK_PAIR.search(raw) is not None or _CYRILLIC_WORD.search(raw) is not None
 
 
 _ASCII_LETTERS = bytes(range(0x41, 0x5B)) + bytes(range(0x61, 0x7B))
