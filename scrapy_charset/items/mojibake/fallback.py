@@ -113,6 +113,21 @@ def _run(reading: str) -> re.Pattern[str]:
     return re.compile(f"[{re.escape(chars)}]+")
 
 
+@functools.cache
+def _pair(reading: str) -> re.Pattern[str] | None:
+    """A UTF-8 lead in single-byte *reading*, then a continuation character or U+FFFD:
+    what every sequence :func:`in_place` decodes starts with. None for Shift_JIS."""
+    if reading == SHIFT_JIS:
+        return None
+    high = high_half(reading)
+    leads, conts = (
+        set(high[a - 0x80 : b - 0x80]) - {"\ufffd"} for a, b in ((0xC2, 0xF5), (0x80, 0xC0))
+    )
+    return re.compile(
+        f"[{re.escape(''.join(sorted(leads)))}][{re.escape(''.join(sorted(conts)))}\ufffd]"
+    )
+
+
 _ESCAPED = re.compile("[\udc80-\udcff]+")
 
 _COMMON = re.compile(
@@ -149,6 +164,9 @@ _WHOLE_RUNS = frozenset({SHIFT_JIS, CP437})
 def in_place(text: str, reading: str) -> str | None:
     """*text* with each UTF-8 sequence that *reading* shows decoded where it stands, or
     None when there is none."""
+    pair = _pair(reading)
+    if pair is not None and pair.search(text) is None:
+        return None  # no lead with a continuation character or a lost one after it
     changed = False
     pieces: list[str] = []
     at = 0
