@@ -5,8 +5,11 @@ what the row gives, and what the whole inspection gives with ``legacy=True``."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.items.mojibake import fallback
+from scrapy_charset.items.mojibake.chardata import high_half
 from scrapy_charset.items.textcheck import inspect_text
 
 ROWS = [pytest.param(row, id=row.reading) for row in fallback.ROWS]
@@ -94,3 +97,21 @@ def test_what_ftfy_leaves_in_place_the_fallback_finishes(field: str, repaired: s
 def test_a_word_likelier_as_given_stays(field: str, repaired: str) -> None:
     report = inspect_text(field)
     assert (report.repaired, report.fixer) == (repaired, "fallback: windows-1251")
+
+
+_SINGLE_BYTE = [row.reading for row in fallback.ROWS if row.reading != fallback.SHIFT_JIS]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_SINGLE_BYTE), st.data())
+def test_in_place_turns_away_only_text_without_a_sequence(
+    reading: str, data: st.DataObject
+) -> None:
+    """The search :func:`fallback.in_place` starts with (a lead before a continuation
+    character or U+FFFD) turns away only text the whole reading leaves alone."""
+    alphabet = [c for c in high_half(reading) if c != "\ufffd"] + list("ab \ufffdé")
+    text = data.draw(st.text(alphabet=alphabet, max_size=8))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fallback, "_pair", lambda _reading: None)
+        unfiltered = fallback.in_place(text, reading)
+    assert fallback.in_place(text, reading) == unfiltered
