@@ -1237,7 +1237,7 @@ def _letters(text: str) -> bool:
     return text.isalpha() and _SYMBOL_LETTERS.isdisjoint(text)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # bounded: any character may come
 def _latin(c: str) -> bool:
     # The apostrophe stands for "’" in a word: it belongs to no script.
     return c.isascii() or c == "ʼ" or unicodedata.name(c, "").startswith("LATIN")
