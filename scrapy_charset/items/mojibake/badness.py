@@ -444,6 +444,8 @@ def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
     places = _places(text)
     if places is None:
         encodable = _encodable(text)
+        if len(text) < _MIN_SIZE and (_MARK_OR_LEGACY if encodable else _MARK).search(text) is None:
+            return encodable, iter(())  # short text without a mark, told by one search
         return encodable, _marks_of(text, encodable)
     windows, encodable = places
     if not windows:
