@@ -1309,10 +1309,14 @@ def _lone_latin(text: str, sequences: list[tuple[str, int, int]]) -> set[int]:
     never counts (a Latin word in it may be written with any accented letter)."""
     if _ASCII_LETTER.search(text) is not None:
         return set()
+    letters = {c for c in set(text) if c.isalpha()}
+    if {script_of(c) for c in letters} <= {"LATIN"}:
+        return set()  # no letter of another script
+    latin_letters = {c for c in letters if _latin(c)}
     latin = {
         i
         for i, (_name, start, end) in enumerate(sequences)
-        if any(c.isalpha() and _latin(c) for c in text[start:end])
+        if not latin_letters.isdisjoint(text[start:end])
     }
     if not latin:
         return set()

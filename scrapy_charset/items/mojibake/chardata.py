@@ -8,6 +8,7 @@ C1 controls) is the table to invert, not Python's ``cp1252``.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -119,6 +120,7 @@ def high_half(name: str) -> str:
     return CP437_HIGH if name == CP437 else HIGH_HALVES[name]
 
 
+@functools.lru_cache(maxsize=4096)  # bounded: any character may come
 def script_of(c: str) -> str:
     """The first word of *c*'s Unicode name: its script, for the letters and signs of one
     ("LATIN", "CYRILLIC", "ARABIC"); "" for a character without a name."""
