@@ -24,13 +24,13 @@ CLDR's names (:func:`.siblings.score`), when it is likelier than the next by
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Collection
 
 from ftfy.badness import badness as ftfy_badness
 
 from scrapy_charset.items.mojibake import siblings
-from scrapy_charset.items.mojibake.plausible import NOT_TEXT, NOT_TEXT_CATEGORIES, implausible
+from scrapy_charset.items.mojibake.plausible import NOT_TEXT, implausible
 
 __all__ = ["NOT_TEXT", "changed", "judge", "likeliest"]
 
@@ -38,12 +38,16 @@ BADNESS_RISES = "badness-rises"
 AMBIGUOUS = "ambiguous"
 
 
+_NOT_TEXT = siblings.NOT_TEXT_ABOVE_ASCII
+
+
 def _not_text(text: str) -> frozenset[str]:
     """The characters of *text* above ASCII that are not text (the pair table's test)."""
-    return frozenset(filter(siblings.NOT_TEXT_ABOVE_ASCII.__getitem__, set(text)))
+    return frozenset(filter(_NOT_TEXT.__getitem__, set(text)))
 
 
 _WHITESPACE = " \t\n\r"
+_SPACE = re.compile(f"[{_WHITESPACE}]")
 
 
 def _alike(a: str, b: str, most: int, *, end: bool = False) -> int:
@@ -61,6 +65,8 @@ def changed(before: str, after: str) -> tuple[str, str]:
     """The words of *before* and of *after* where the two differ: what they start and end
     with alike is set aside up to the whitespace nearest the difference. A repair changes
     some words; the words it leaves are judged the same either side."""
+    if _SPACE.search(before) is None:
+        return before, after  # one word: the whole is changed
     shorter = min(len(before), len(after))
     start = _alike(before, after, shorter)
     end = _alike(before, after, shorter - start, end=True)
@@ -83,10 +89,12 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
     if not plausible:
         return None
     # What the repair kept is not its doing: U+FFFD, and controls the text held already.
-    kept = {c for c in set(before) & set(after) if unicodedata.category(c) in NOT_TEXT_CATEGORIES}
-    kept.add("\ufffd")
-    table = dict.fromkeys(map(ord, kept))
-    return implausible(before.translate(table), after.translate(table))
+    kept = {c for c in set(before) & set(after) if c < " " or c == "\x7f" or _NOT_TEXT[c]}
+    if kept or "\ufffd" in before or "\ufffd" in after:
+        kept.add("\ufffd")
+        table = dict.fromkeys(map(ord, kept))
+        before, after = before.translate(table), after.translate(table)
+    return implausible(before, after)
 
 
 def likeliest(readings: dict[str, str], prior: Collection[str] = ()) -> str | None:
