@@ -703,6 +703,18 @@ def test_long_damaged_fields_are_not_kept() -> None:
     assert kept < 20 * len(field(1))  # less than one byte a character of each field
 
 
+def test_character_tables_are_bounded() -> None:
+    """A field that holds a great many characters (a hostile page's text) fills the
+    character tables up to their bound and no further, and is still inspected."""
+    from scrapy_charset.items import _memo
+    from scrapy_charset.items.mojibake import plausible, siblings
+
+    field = "".join(chr(code) for code in range(0x100, 0x100 + 3 * _memo.TABLE_SIZE))
+    assert inspect_text(field).repaired is None
+    for table in (plausible.CASES, plausible._CLASSES, siblings.NOT_TEXT_ABOVE_ASCII):
+        assert len(table) == _memo.TABLE_SIZE
+
+
 # --- The negative corpus, a slice (benchmarks/items.py runs it whole) ------------------------
 
 

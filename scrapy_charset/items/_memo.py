@@ -15,9 +15,10 @@ import functools
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-__all__ = ["LONGEST", "LONG_TEXTS", "ShortMemo", "short_memo"]
+__all__ = ["LONGEST", "LONG_TEXTS", "TABLE_SIZE", "ShortMemo", "Table", "short_memo"]
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 #: The longest text a memo keeps among its *size*, and the longest value whose whole
 #: report is kept (:data:`.inspection.KEPT_LENGTH`).
@@ -48,3 +49,24 @@ class ShortMemo(Generic[T]):
 def short_memo(size: int) -> Callable[[Callable[[str], T]], ShortMemo[T]]:
     """A decorator: :class:`ShortMemo` of *size* texts."""
     return lambda function: ShortMemo(function, size)
+
+
+#: The most entries a :class:`Table` keeps: real text uses a few thousand characters, and
+#: a hostile field of every code point must not grow a table without bound.
+TABLE_SIZE = 1 << 14
+
+
+class Table(dict[K, T]):
+    """*function*'s value of each key (a character, or its code point for
+    ``str.translate``), filled as keys come; past :data:`TABLE_SIZE` keys, a value is
+    given and not kept."""
+
+    def __init__(self, function: Callable[[K], T]) -> None:
+        super().__init__()
+        self._function = function
+
+    def __missing__(self, key: K) -> T:
+        value = self._function(key)
+        if len(self) < TABLE_SIZE:
+            self[key] = value
+        return value

@@ -41,7 +41,8 @@ weighed in its context (the characters either side):
   - it is UTF-8 of a no-break space between two digits, or a digit and a currency
     sign, where prices put one ("45Ā\u00a0467" in windows-1257, "R$¬†13" in macintosh);
   - in windows-1250, ISO-8859-2 or windows-1257, it is three letters in a word that are
-    UTF-8 of a Vietnamese letter, U+1EA0-U+1EF9 ("Tiáşżng", "Tiįŗæng": "Tiếng");
+    UTF-8 of a Vietnamese letter, U+1EA0-U+1EF9 ("Tiáşżng", "Tiįŗæng": "Tiếng"; Czech
+    and Slovak "zvlášť" holds a sequence of U+1E7B, outside the range);
   - it is capitals followed by a lowercase letter ("ÄŒesko", "OÄŸam"), or a capital
     after a capital, then a lowercase letter ("CĂłrdoba" in windows-1250);
   - it is a math symbol and letters that start a word ("√âmirats" in macintosh; "√π"
@@ -90,6 +91,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 
+from scrapy_charset.items._memo import Table
 from scrapy_charset.items.mojibake import siblings
 from scrapy_charset.items.mojibake.chardata import (
     C1_RANGE,
@@ -328,10 +330,6 @@ def _marks_of(
             return
 
 
-def _encodable(text: str) -> bool:
-    return windows_1252_encodes(text)
-
-
 # --- Sparse text: where the marks can be, found at memory speed --------------------------
 #
 # Every mark but those of one character is two non-ASCII characters side by side, or two
@@ -435,7 +433,7 @@ def _places(text: str) -> tuple[list[tuple[int, int]], bool] | None:
     if not windows:
         return windows, False
     non_ascii = raw.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-    return windows, _encodable(non_ascii)  # ASCII always encodes
+    return windows, windows_1252_encodes(non_ascii)  # ASCII always encodes
 
 
 def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
@@ -443,7 +441,7 @@ def _found(text: str) -> tuple[bool, Iterator[tuple[int, str | None]]]:
     ``(position, branch)``, in order."""
     places = _places(text)
     if places is None:
-        encodable = _encodable(text)
+        encodable = windows_1252_encodes(text)
         if len(text) < _MIN_SIZE and (_MARK_OR_LEGACY if encodable else _MARK).search(text) is None:
             return encodable, iter(())  # short text without a mark, told by one search
         return encodable, _marks_of(text, encodable)
@@ -654,7 +652,9 @@ def _lost_a0_mark(text: str, encodable: bool) -> bool:
     the scan (it does not tell it for sparse text without a place: asked). The
     leads are looked for first, by memchr: most text has neither."""
     return (
-        ("Ã" in text or "Â" in text) and (encodable or _encodable(text)) and lost_a0_at(text) >= 0
+        ("Ã" in text or "Â" in text)
+        and (encodable or windows_1252_encodes(text))
+        and lost_a0_at(text) >= 0
     )
 
 
@@ -705,19 +705,15 @@ _LEADS_OF = _char_sets(_LATIN_READINGS, 0xC2, 0xF4)
 _CONTS_OF = _char_sets(_LATIN_READINGS, 0x80, 0xBF)
 
 
-class _PairReadings(dict[str, tuple[str, ...]]):
+def _pair_readings(pair: str) -> tuple[str, ...]:
     """The Latin readings in which a pair of characters is a lead then a continuation
     character, in the table's order (which reading's sequence is counted first, and named
-    by a report, may not depend on how a set of names happens to iterate), filled as
-    pairs come: there are no more pairs than leads times continuation characters."""
-
-    def __missing__(self, pair: str) -> tuple[str, ...]:
-        both = _LEADS_OF[pair[0]] & _CONTS_OF[pair[1]]
-        found = self[pair] = tuple(sorted(both, key=_READING_ORDER.__getitem__))
-        return found
+    by a report, may not depend on how a set of names happens to iterate)."""
+    both = _LEADS_OF[pair[0]] & _CONTS_OF[pair[1]]
+    return tuple(sorted(both, key=_READING_ORDER.__getitem__))
 
 
-_PAIR_READINGS = _PairReadings()
+_PAIR_READINGS: Table[str, tuple[str, ...]] = Table(_pair_readings)
 
 
 def utf8_sequences(
@@ -1005,18 +1001,11 @@ RULES: tuple[Rule, ...] = (
         ("R", "Î³", "c", "windows-1252"),
     ),
     Rule(
-        # UTF-8 of a no-break space between a number's digits, or between a number and
-        # its currency sign, where prices put one; correct text puts no letter or symbol
-        # there ("45Ā\xa0467" is "45 467" read as windows-1257).
         "no-break-space-in-a-number",
         _space_in_a_number,
         ("5", "Ā\xa0", "4", "windows-1257"),
     ),
     Rule(
-        # Three letters of a Central European or Baltic reading, in a word, that are UTF-8
-        # for a letter of Vietnamese (U+1EA0-U+1EF9): no word of wordfreq's lists, in any
-        # language, holds such three letters ("Tiáşżng" is "Tiếng" read as windows-1250;
-        # Czech and Slovak "zvlášť" holds a sequence of U+1E7B, outside the range).
         "vietnamese-letter-in-a-word",
         lambda s: (
             len(s.sequence) == 3
@@ -1027,9 +1016,6 @@ RULES: tuple[Rule, ...] = (
         readings=frozenset({"windows-1250", "ISO-8859-2", "windows-1257"}),
     ),
     Rule(
-        # In macintosh, the lozenge that Hebrew's UTF-8 lead (D7) reads as, then a
-        # continuation, then another lozenge: every letter of a Hebrew word so read
-        # ("◊ò◊ú◊ï◊í◊ï" is "טלוגו"); correct text puts no lozenge inside a word.
         "lozenge-led-pairs",
         lambda s: len(s.sequence) == 2 and s.after == "◊",
         (" ", "◊ò", "◊", "macintosh"),

@@ -27,6 +27,7 @@ from scrapy_charset.items.mojibake.chardata import (
     CP437,
     UTF8_READINGS,
     MojibakeKind,
+    chars,
     decode_reading,
     encode_reading,
     high_half,
@@ -109,8 +110,7 @@ def _run(reading: str) -> re.Pattern[str]:
     if reading == SHIFT_JIS:
         # Half-width katakana and the JIS X 0208 characters of the UTF-8 lead bytes.
         return re.compile("[\uff61-\uff9f\u3000-\u30ff\u4e00-\u9fff\u0391-\u03c9\u0410-\u044f]+")
-    chars = "".join(sorted(set(high_half(reading)) - {"\ufffd"}))
-    return re.compile(f"[{re.escape(chars)}]+")
+    return re.compile(f"[{chars(high_half(reading), 0x80, 0xFF)}]+")
 
 
 @functools.cache
@@ -120,12 +120,7 @@ def _pair(reading: str) -> re.Pattern[str] | None:
     if reading == SHIFT_JIS:
         return None
     high = high_half(reading)
-    leads, conts = (
-        set(high[a - 0x80 : b - 0x80]) - {"\ufffd"} for a, b in ((0xC2, 0xF5), (0x80, 0xC0))
-    )
-    return re.compile(
-        f"[{re.escape(''.join(sorted(leads)))}][{re.escape(''.join(sorted(conts)))}\ufffd]"
-    )
+    return re.compile(f"[{chars(high, 0xC2, 0xF4)}][{chars(high, 0x80, 0xBF)}\ufffd]")
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]+")
@@ -220,5 +215,4 @@ def _lost(reading: str) -> re.Pattern[str]:
     """A UTF-8 lead byte in *reading* followed by U+FFFD."""
     if reading == SHIFT_JIS:
         return re.compile("[\uff82-\uff9f]\ufffd+")  # bytes C2-DF: half-width katakana
-    leads = "".join(sorted(set(high_half(reading)[0xC2 - 0x80 : 0xF5 - 0x80]) - {"\ufffd"}))
-    return re.compile(f"[{re.escape(leads)}]\ufffd+")
+    return re.compile(f"[{chars(high_half(reading), 0xC2, 0xF4)}]\ufffd+")

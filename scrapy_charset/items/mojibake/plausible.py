@@ -25,7 +25,7 @@ import operator
 import re
 import unicodedata
 
-from scrapy_charset.items._memo import short_memo
+from scrapy_charset.items._memo import Table, short_memo
 from scrapy_charset.items.mojibake._plausible import BY_SCRIPT, LETTER_GROUPS, SCRIPT_GROUPS
 from scrapy_charset.items.mojibake.chardata import UTF8_READINGS
 from scrapy_charset.whatwg._singlebyte import HIGH_HALVES
@@ -137,67 +137,33 @@ def events(text: str) -> list[str]:
     return list(_events(text))
 
 
-class _Classes(dict[int, str]):
-    """``str.translate``'s table of what each character is to :func:`_events`: ``a`` a
-    letter or mark (:func:`_is_letter`), ``n`` a control, unassigned, private-use or
-    surrogate character other than a tab or line break, ``s`` another symbol
-    (:func:`_is_symbol`; ``n`` is one too), ``.`` anything else. Filled as characters
-    come."""
-
-    def __missing__(self, code: int) -> str:
-        c = chr(code)
-        if _is_letter(c):
-            mapped = "a"
-        elif c not in "\t\n\r" and unicodedata.category(c) in NOT_TEXT_CATEGORIES:
-            mapped = "n"
-        else:
-            mapped = "s" if _is_symbol(c) else "."
-        self[code] = mapped
-        return mapped
+def _class(code: int) -> str:
+    """What a character is to :func:`_events`: ``a`` a letter or mark (:func:`_is_letter`),
+    ``n`` a control, unassigned, private-use or surrogate character other than a tab or
+    line break, ``s`` another symbol (:func:`_is_symbol`; ``n`` is one too), ``.``
+    anything else."""
+    c = chr(code)
+    if _is_letter(c):
+        return "a"
+    if c not in "\t\n\r" and unicodedata.category(c) in NOT_TEXT_CATEGORIES:
+        return "n"
+    return "s" if _is_symbol(c) else "."
 
 
-class _Cases(dict[int, str]):
-    """``str.translate``'s table of each character's case: ``l`` (``str.islower``),
-    ``u`` (``str.isupper``) or ``-``, filled as characters come."""
-
-    def __missing__(self, code: int) -> str:
-        c = chr(code)
-        mapped = self[code] = "l" if c.islower() else "u" if c.isupper() else "-"
-        return mapped
-
-
-class _WordMasks(dict[str, int]):
-    """The alphabets of each letter of a word, every alphabet for one no alphabet uses
-    (it is counted once on its own), filled as characters come."""
-
-    def __missing__(self, c: str) -> int:
-        mask = self[c] = alphabets(c) or _ANY
-        return mask
-
-
-class _ByScript(dict[int, str]):
-    """``str.translate``'s table of whether a character is in a block that counts by its
-    script (:data:`BY_SCRIPT`): ``1`` or ``0``, filled as characters come."""
-
-    def __missing__(self, code: int) -> str:
-        inside = any(first <= code <= last for _name, first, last in BY_SCRIPT)
-        mapped = self[code] = "1" if inside else "0"
-        return mapped
-
-
-class _Unattested(dict[str, bool]):
-    """:func:`unattested` of each character, filled as characters come."""
-
-    def __missing__(self, c: str) -> bool:
-        found = self[c] = unattested(c)
-        return found
-
-
-_CLASSES, _WORD_MASKS = _Classes(), _WordMasks()
-#: ``str.translate``'s table of each character's case (:mod:`.siblings` counts case breaks
-#: with it too).
-CASES = _Cases()
-_BY_SCRIPT, _UNATTESTED = _ByScript(), _Unattested()
+#: ``str.translate``'s tables of each character's class, and case: ``l``
+#: (``str.islower``), ``u`` (``str.isupper``) or ``-`` (:mod:`.siblings` counts case
+#: breaks with it too); the alphabets of a word's letter (every alphabet for one no
+#: alphabet uses: it is counted once on its own); whether a character is in a block that
+#: counts by its script (:data:`BY_SCRIPT`), ``1`` or ``0``; :func:`unattested`.
+_CLASSES: Table[int, str] = Table(_class)
+CASES: Table[int, str] = Table(
+    lambda code: "l" if chr(code).islower() else "u" if chr(code).isupper() else "-"
+)
+_WORD_MASKS: Table[str, int] = Table(lambda c: alphabets(c) or _ANY)
+_BY_SCRIPT: Table[int, str] = Table(
+    lambda code: "1" if any(first <= code <= last for _n, first, last in BY_SCRIPT) else "0"
+)
+_UNATTESTED: Table[str, bool] = Table(unattested)
 _WORD = re.compile("a+")
 #: A symbol between two letters (each found once: the letters are not consumed).
 _SYMBOL_IN_WORD = re.compile("(?<=a)[sn](?=a)")

@@ -21,7 +21,7 @@ import operator
 import re
 import unicodedata
 
-from scrapy_charset.items._memo import short_memo
+from scrapy_charset.items._memo import Table, short_memo
 from scrapy_charset.items.mojibake import _bigrams
 from scrapy_charset.items.mojibake.chardata import utf8_of
 from scrapy_charset.items.mojibake.plausible import CASES, NOT_TEXT_CATEGORIES
@@ -53,15 +53,8 @@ def symbol(c: str) -> str:
     return lower if len(lower) == 1 else c
 
 
-class _Symbols(dict[int, str]):
-    """``str.translate``'s table of :func:`symbol`, filled as characters come."""
-
-    def __missing__(self, code: int) -> str:
-        mapped = self[code] = symbol(chr(code))
-        return mapped
-
-
-_SYMBOLS = _Symbols()
+#: ``str.translate``'s table of :func:`symbol`.
+_SYMBOLS: Table[int, str] = Table(lambda code: symbol(chr(code)))
 
 
 class _PairLogs(dict[int, float]):
@@ -143,16 +136,11 @@ def _case_breaks(text: str) -> int:
     return cases.count("lu") + cases.count("uul")
 
 
-class _NotText(dict[str, bool]):
-    """Whether a character above ASCII is a control, unassigned, private or a surrogate
-    (ASCII is never counted), filled as characters come."""
-
-    def __missing__(self, c: str) -> bool:
-        found = self[c] = c > "\x7f" and unicodedata.category(c) in NOT_TEXT_CATEGORIES
-        return found
-
-
-NOT_TEXT_ABOVE_ASCII = _NotText()
+#: Whether a character above ASCII is a control, unassigned, private or a surrogate
+#: (ASCII is never counted).
+NOT_TEXT_ABOVE_ASCII: Table[str, bool] = Table(
+    lambda c: c > "\x7f" and unicodedata.category(c) in NOT_TEXT_CATEGORIES
+)
 
 
 @functools.lru_cache(maxsize=16384)
