@@ -197,6 +197,9 @@ CONTROLS = [
     # Its windows-1251 reading is a Cyrillic word ("За") shorter than
     # legacy.MIN_CYRILLIC_WORD: no evidence of a legacy encoding.
     pytest.param("Çà", id="french-two-letters-as-cyrillic"),
+    # The same after a guillemet: three bytes above 0x7F in a row, which the Cyrillic
+    # readings are tried on; still a word of two letters ("«За y est»").
+    pytest.param("«Çà y est»", id="french-two-letters-after-a-guillemet-as-cyrillic"),
     pytest.param("São Tomé e Príncipe", id="portuguese"),
     pytest.param("¥1,200～¥3,400", id="fullwidth-tilde-price-range"),
     pytest.param("価格～100円", id="japanese-price"),
