@@ -426,6 +426,31 @@ def test_the_verifier_turns_the_repair_down(value: str, verdict: str) -> None:
     assert (report.mojibake, report.repaired, report.verdict) == (U8_1252, None, verdict)
 
 
+# Fields joined from two sources, each damaged its own way: the repair undoes one and the
+# other still holds a sequence the evidence weighs (weak on its own: a symbol after "Â",
+# legacy bytes read as windows-1252). Reported with what remains, not applied.
+LEAVES_DAMAGE = [
+    pytest.param(
+        misread("Kraków", "utf-8", "iso-8859-2") + ", " + misread("¥99", "utf-8", "windows-1252"),
+        id="iso-8859-2-name-and-windows-1252-price",
+    ),
+    pytest.param(
+        misread("한국어", "euc-kr", "windows-1252")
+        + ", "
+        + misread("Réunion", "utf-8", "mac_roman"),
+        id="euc-kr-name-and-macintosh-name",
+    ),
+]
+
+
+@pytest.mark.parametrize("value", LEAVES_DAMAGE)
+def test_a_repair_that_leaves_weighed_damage_is_reported(value: str) -> None:
+    report = inspect_text(value)
+    assert (report.repaired, report.verdict) == (None, "leaves-damage")
+    assert report.remaining is not None
+    assert not report.clean
+
+
 # (before, after, the words judged): the verifier judges the words a repair changed; what
 # both texts start and end with is set aside up to the whitespace nearest the difference.
 @pytest.mark.parametrize(

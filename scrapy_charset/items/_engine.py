@@ -128,12 +128,26 @@ class _Detected:
             self._shown = (self._damage(),)
         return self._shown[0]
 
+    def weighed(
+        self, *, enough: bool = False
+    ) -> tuple[MojibakeKind, str | None, str | None] | None:
+        """The kind, rule and sequence of the reading with the most decisive evidence (the
+        first of equals) among those with a weighed sequence, or *enough* evidence."""
+        found = [
+            (r, e)
+            for r, e in self.by_reading.items()
+            if (e.enough if enough else e.decisive or e.weak)
+        ]
+        if not found:
+            return None
+        reading, evidence = max(found, key=lambda item: (item[1].decisive, item[1].weak))
+        kind = _KIND_OF_READING.get(reading, MojibakeKind.UTF8_AS_OTHER)
+        return kind, evidence.rule, evidence.sequence
+
     def _damage(self) -> tuple[MojibakeKind, str | None, str | None] | None:
-        enough = [(r, found) for r, found in self.by_reading.items() if found.enough]
-        if enough:  # the reading with the most decisive evidence, the first of equals
-            reading, found = max(enough, key=lambda item: (item[1].decisive, item[1].weak))
-            kind = _KIND_OF_READING.get(reading, MojibakeKind.UTF8_AS_OTHER)
-            return kind, found.rule, found.sequence
+        shown = self.weighed(enough=True)
+        if shown is not None:
+            return shown
         for row in fallback.ROWS:
             if row.reading not in self.by_reading and self.enough(row.reading):
                 if row.reading == CP437 and self._cp437 is not None:
@@ -544,13 +558,15 @@ _TOKEN = re.compile("[^ \t\r\n]+")
 
 def _left(value: str, repaired: str) -> MojibakeKind | None:
     """The kind of the damage *repaired* (a repair of *value*) still holds as *value*
-    held it: a damaged sequence, or a damaged token, the repair did not touch. What the
-    repair brought in is judged by the verifier, not here."""
+    held it: a damaged or weighed sequence, or a damaged token, the repair did not touch.
+    What the repair brought in is judged by the verifier, not here."""
     marks = scan(repaired)
     if marks.clean:
         return None
     detected = _Detected(repaired, marks)
-    shown = detected.damaged()
+    # A field a repair was undoing: one weighed sequence left, too few to repair on, is
+    # damage too.
+    shown = detected.damaged() or detected.weighed()
     if shown is None:
         return None
     kind, _rule, sequence = shown
