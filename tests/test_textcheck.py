@@ -451,6 +451,26 @@ def test_a_repair_that_leaves_weighed_damage_is_reported(value: str) -> None:
     assert not report.clean
 
 
+# Fields joined from two sources damaged two ways, which one reading decodes whole: in the
+# part damaged the other way, that reading gives a word that fails the verifier on its own,
+# and the word's one reading that verifies is another encoding's. Reported, not repaired.
+ONE_WORD_ANOTHER_READING = [
+    # "KambodŞanski" (windows-1250's, a case break) against "Kambodžanski" (ISO-8859-2's).
+    pytest.param(
+        misread("Kambodžanski rijal", "utf-8", "iso-8859-2")
+        + ", "
+        + misread("அஓம்", "utf-8", "cp1250"),
+        id="iso-8859-2-word-in-a-windows-1250-field",
+    ),
+]
+
+
+@pytest.mark.parametrize("value", ONE_WORD_ANOTHER_READING)
+def test_a_word_whose_one_verified_reading_is_not_the_repairs(value: str) -> None:
+    report = inspect_text(value)
+    assert (report.repaired, report.verdict) == (None, "ambiguous")
+
+
 # (before, after, the words judged): the verifier judges the words a repair changed; what
 # both texts start and end with is set aside up to the whitespace nearest the difference.
 @pytest.mark.parametrize(

@@ -306,8 +306,9 @@ def clear_kept_words() -> None:
 
 @short_memo(4096)
 def _likeliest_word(token: str) -> tuple[str | None, str | None]:
-    """The likeliest reading of *token* in place and its text; (None, None) when readings
-    verify and none is likeliest; ("", None) when fewer than two verify."""
+    """The likeliest reading of *token* in place and its text (the one that verifies, when
+    one does); (None, None) when readings verify and none is likeliest; ("", None) when
+    none verifies or fewer than two readings decode."""
     outs: dict[str, str] = {}
     for reading in ("windows-1252", *_IN_PLACE_SIBLINGS):
         out = fallback.in_place(token, reading)
@@ -316,8 +317,8 @@ def _likeliest_word(token: str) -> tuple[str | None, str | None]:
     if len(outs) < 2:
         return "", None  # one reading, or none: nothing competes
     readings = {name: out for name, out in outs.items() if verify.judge(token, out) is None}
-    if len(readings) < 2:
-        return "", None
+    if len(readings) < 2:  # a repair that gives the word another reading gives one that fails
+        return next(iter(readings.items()), ("", None))
     best = verify.likeliest(readings, prior=("windows-1252",))
     return best, readings[best] if best is not None else None
 
