@@ -440,6 +440,16 @@ LEAVES_DAMAGE = [
         + misread("Réunion", "utf-8", "mac_roman"),
         id="euc-kr-name-and-macintosh-name",
     ),
+    # The half-width katakana of UTF-8 read as Shift_JIS are left, the C1 control among them
+    # read as windows-1252's ("ﾑ\x80" became "ﾑ€").
+    pytest.param(
+        misread("Ирак", "utf-8", "windows-1252") + ", " + misread("ньоро", "utf-8", "cp932"),
+        id="windows-1252-name-and-shift-jis-name",
+    ),
+    pytest.param(
+        misread("Португалија", "utf-8", "cp932") + ", " + misread("Zürich", "utf-8", "latin-1"),
+        id="shift-jis-name-partly-repaired-and-latin-1-name",
+    ),
 ]
 
 

@@ -156,8 +156,13 @@ class _Detected:
                     at = self.marks.mac_cyrillic[0]  # a lead before its continuation
                     rule = weigh_rule(self.text, at, at + 2, fallback.MAC_CYRILLIC)[1]
                     return row.kind, rule, self.text[at : at + 2]
+                if row.reading == fallback.SHIFT_JIS and (found := _HALFWIDTH.search(self.text)):
+                    return row.kind, row.reading, found.group()  # a half-width katakana
                 return row.kind, row.reading, None
         return None
+
+
+_HALFWIDTH = re.compile("[\uff61-\uff9f]")
 
 
 def _plan(text: str) -> tuple[list[plan.Layer], str | None]:
