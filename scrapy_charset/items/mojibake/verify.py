@@ -29,6 +29,7 @@ from collections.abc import Collection
 
 from ftfy.badness import badness as ftfy_badness
 
+from scrapy_charset.items._memo import short_memo
 from scrapy_charset.items.mojibake import siblings
 from scrapy_charset.items.mojibake.plausible import NOT_TEXT, implausible
 
@@ -76,6 +77,13 @@ def changed(before: str, after: str) -> tuple[str, str]:
     return before[cut:stop], after[cut : len(after) - (len(before) - stop)]
 
 
+@short_memo(1024)
+def _badness(text: str) -> int:
+    """ftfy's badness of *text*, U+FFFD aside (each text is judged against several
+    readings: asked again and again)."""
+    return int(ftfy_badness(text.replace("\ufffd", "")))
+
+
 def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
     """None when *after*, a repair of *before*, passes every check on the words changed
     (but plausibility, unless *plausible*); else the name of the check that turns it down."""
@@ -84,7 +92,7 @@ def judge(before: str, after: str, *, plausible: bool = True) -> str | None:
     before, after = changed(before, after)
     if not _not_text(after) <= _not_text(before):
         return NOT_TEXT
-    if ftfy_badness(after.replace("\ufffd", "")) > ftfy_badness(before.replace("\ufffd", "")):
+    if _badness(after) > _badness(before):
         return BADNESS_RISES  # U+FFFD aside: where bytes were lost, the repair keeps one
     if not plausible:
         return None
