@@ -32,25 +32,28 @@ def write_entry_point(folder: Path, entry_point: str = ENTRY_POINT) -> Path:
     return folder
 
 
-def run_scrapy(
+#: What the child does not inherit: the caller's Scrapy project.
+_NOT_INHERITED = frozenset({"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT"})
+
+
+def _run_module(
+    module: str,
     args: list[str],
     *,
     path: list[Path],
     cwd: Path,
-    timeout: float = 120,
+    timeout: float,
+    drop: frozenset[str] = _NOT_INHERITED,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m scrapy ARGS`` with *path* first on ``PYTHONPATH``."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT"}
-    }
+    """Run ``python -m MODULE ARGS`` with *path* first on ``PYTHONPATH``, without the
+    environment variables *drop*."""
+    env = {key: value for key, value in os.environ.items() if key not in drop}
     # The caller's own PYTHONPATH comes last, so the command runs the Scrapy the tests run.
     outer = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
     env["PYTHONPATH"] = os.pathsep.join([*(str(entry) for entry in path), *outer])
     env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
-        [sys.executable, "-m", "scrapy", *args],
+        [sys.executable, "-m", module, *args],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -61,26 +64,28 @@ def run_scrapy(
     )
 
 
+def run_scrapy(
+    args: list[str],
+    *,
+    path: list[Path],
+    cwd: Path,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m scrapy ARGS`` with *path* first on ``PYTHONPATH``."""
+    return _run_module("scrapy", args, path=path, cwd=cwd, timeout=timeout)
+
+
 def run_compare(*args: str, timeout: float = 300) -> str:
     """``python -m example_project.compare ARGS`` as a user runs it from the example
-    project (one crawl of the demo site per mode); its standard output."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "http_proxy", "HTTP_PROXY"}
-    }
-    outer = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
-    env["PYTHONPATH"] = os.pathsep.join([str(EXAMPLE), str(REPO), *outer])
-    env["PYTHONIOENCODING"] = "utf-8"
-    result = subprocess.run(
-        [sys.executable, "-m", "example_project.compare", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
+    project (one crawl of the demo site per mode); its standard output. A proxy in the
+    environment is not used: the demo site is on 127.0.0.1."""
+    result = _run_module(
+        "example_project.compare",
+        list(args),
+        path=[EXAMPLE, REPO],
         cwd=EXAMPLE,
-        env=env,
-        check=False,
+        timeout=timeout,
+        drop=_NOT_INHERITED | {"http_proxy", "HTTP_PROXY"},
     )
     assert result.returncode == 0, result.stderr[-5000:]
     return result.stdout
