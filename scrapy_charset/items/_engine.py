@@ -22,6 +22,7 @@ from scrapy_charset.items.mojibake.badness import (
 )
 from scrapy_charset.items.mojibake.chardata import (
     CP437,
+    HALFWIDTH_KATAKANA,
     SAFE_KINDS,
     UTF8_READINGS,
     MojibakeKind,
@@ -162,7 +163,7 @@ class _Detected:
         return None
 
 
-_HALFWIDTH = re.compile("[\uff61-\uff9f]")
+_HALFWIDTH = re.compile(f"[{HALFWIDTH_KATAKANA}]")
 
 
 def _plan(text: str) -> tuple[list[plan.Layer], str | None]:
