@@ -1,4 +1,5 @@
-"""A memo of a function of one text that keeps short texts only.
+"""The item checks' memos: of a function of one text, keeping short texts only; and of a
+function of one character, keeping a bounded table (:class:`Table`).
 
 The item checks ask the same questions of the same short texts again and again (a word's
 readings, a field's score under the pair table), so their answers are kept. A long text
